@@ -1,0 +1,27 @@
+// Bundles src/index.ts to lib/index.js (CommonJS) with the YAML locales inlined; tsc writes the .d.ts.
+import { build } from 'esbuild'
+import { readFile } from 'node:fs/promises'
+import { load } from 'js-yaml'
+
+const yaml = {
+  name: 'yaml',
+  setup(b) {
+    b.onLoad({ filter: /\.ya?ml$/ }, async ({ path }) => ({
+      contents: JSON.stringify(load(await readFile(path, 'utf8'))),
+      loader: 'json',
+    }))
+  },
+}
+
+await build({
+  entryPoints: ['src/index.ts'],
+  outfile: 'lib/index.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  charset: 'utf8',
+  sourcemap: true,
+  plugins: [yaml],
+})

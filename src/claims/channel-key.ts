@@ -1,0 +1,25 @@
+// Channel keys the mind sees and claims match (docs/decisions.md): private chats keep Koishi's
+// 'private:<user>' id; other channels read 'group:<id>'. Claims and targets accept either form.
+
+const GROUP = 'group:'
+
+export function channelKey(rawChannelId: string, direct: boolean): string {
+  if (direct || rawChannelId.startsWith('private:') || rawChannelId.startsWith(GROUP)) return rawChannelId
+  return GROUP + rawChannelId
+}
+
+/** The id to hand back to the platform. */
+export function rawChannel(key: string): string {
+  return key.startsWith(GROUP) ? key.slice(GROUP.length) : key
+}
+
+/** Every spelling a claim pattern may use for this channel. */
+export function channelForms(key: string): string[] {
+  const raw = rawChannel(key)
+  return raw === key ? [key] : [key, raw]
+}
+
+/** A target the model wrote, in the canonical form. */
+export function normalizeTarget(channel: string): string {
+  return channel.startsWith('private:') || channel.startsWith(GROUP) ? channel : GROUP + channel
+}

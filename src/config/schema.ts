@@ -1,0 +1,85 @@
+// The console form (SPEC §1). Ranges are checked by validate.ts, not here: a bad value in one
+// profile must stop only that profile, while a Schema failure would stop the whole plugin.
+import { Schema } from 'koishi'
+import type { Config } from './types'
+
+const lifetime = Schema.union(['once', 'recent', 'retain'])
+
+const model = Schema.object({
+  id: Schema.string().required(),
+  baseURL: Schema.string().default('http://127.0.0.1:11434/v1'),
+  apiKey: Schema.string().role('secret').default(''),
+  model: Schema.string().default('qwen3:8b'),
+  maxRetries: Schema.number().default(2),
+  timeoutMs: Schema.number().default(120000),
+})
+
+const codemodeLimits = Schema.object({
+  timeoutMs: Schema.number().default(30000),
+  memoryLimitBytes: Schema.number().default(67108864),
+  maxToolCalls: Schema.number().default(200),
+  maxToolInputBytes: Schema.number().default(1048576),
+  maxToolOutputBytes: Schema.number().default(33554432),
+  maxResultBytes: Schema.number().default(33554432),
+})
+
+const claim = Schema.object({
+  bot: Schema.string().default('*'),
+  channels: Schema.array(Schema.string()).role('table').default([]),
+})
+
+const profile = Schema.object({
+  id: Schema.string().required(),
+  persona: Schema.string().role('textarea').default(''),
+  model: Schema.string().default('main'),
+  mode: Schema.union(['channel', 'cross']).default('channel'),
+  claims: Schema.array(claim).default([]),
+  wake: Schema.object({
+    engine: Schema.string().default('standard'),
+    direct: Schema.boolean().default(true),
+    mention: Schema.boolean().default(true),
+    quote: Schema.boolean().default(true),
+    keywords: Schema.array(Schema.string()).role('table').default([]),
+  }),
+  typing: Schema.object({
+    baseDelay: Schema.number().default(500),
+    charPerSecond: Schema.number().default(5),
+    minDelay: Schema.number().default(800),
+    maxDelay: Schema.number().default(4000),
+    jitter: Schema.number().default(0.25),
+  }),
+  attachment: Schema.object({
+    imageInput: Schema.boolean().default(false),
+    visionModel: Schema.string().default(''),
+    inboundLifetime: lifetime.default('recent'),
+    recentTurns: Schema.number().default(2),
+    maxImageCount: Schema.number().default(4),
+    maxImageBytes: Schema.number().default(5242880),
+    maxTotalImageBytes: Schema.number().default(10485760),
+    maxImageDimension: Schema.number().default(8000),
+  }),
+  codemode: Schema.object({
+    enabled: Schema.boolean().default(false),
+    direct: Schema.array(Schema.string()).role('table').default([]),
+  }),
+  workspace: Schema.object({
+    roots: Schema.array(Schema.string()).role('table').default([]),
+  }),
+  http: Schema.object({
+    enabled: Schema.boolean().default(false),
+    allowPrivate: Schema.boolean().default(false),
+  }),
+  context: Schema.object({
+    maxMessages: Schema.number().default(200),
+    maxChars: Schema.number().default(60000),
+  }),
+  maxSteps: Schema.number().default(20),
+  strayText: Schema.union(['remind', 'send', 'drop']).default('remind'),
+})
+
+export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
+  dataDir: Schema.string().default('data/kotodama'),
+  models: Schema.array(model).default([]),
+  codemode: codemodeLimits,
+  profiles: Schema.array(profile).default([]),
+}) as any

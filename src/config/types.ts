@@ -1,0 +1,79 @@
+// The plugin configuration (SPEC §1). Field names are a contract with users and other plugins.
+
+export type Lifetime = 'once' | 'recent' | 'retain'
+export type ConversationMode = 'channel' | 'cross'
+export type StrayTextPolicy = 'remind' | 'send' | 'drop'
+
+export interface ModelConfig {
+  id: string
+  baseURL: string
+  apiKey: string
+  model: string
+  maxRetries: number
+  timeoutMs: number
+}
+
+export interface CodemodeLimits {
+  timeoutMs: number
+  memoryLimitBytes: number
+  maxToolCalls: number
+  maxToolInputBytes: number
+  maxToolOutputBytes: number
+  maxResultBytes: number
+}
+
+export interface ClaimConfig {
+  bot: string
+  channels: string[]
+}
+
+export interface WakeConfig {
+  engine: string
+  direct: boolean
+  mention: boolean
+  quote: boolean
+  keywords: string[]
+}
+
+export interface TypingConfig {
+  baseDelay: number
+  charPerSecond: number
+  minDelay: number
+  maxDelay: number
+  jitter: number
+}
+
+export interface AttachmentConfig {
+  imageInput: boolean
+  visionModel: string
+  inboundLifetime: Lifetime
+  recentTurns: number
+  maxImageCount: number
+  maxImageBytes: number
+  maxTotalImageBytes: number
+  maxImageDimension: number
+}
+
+export interface ProfileConfig {
+  id: string
+  persona: string
+  model: string
+  mode: ConversationMode
+  claims: ClaimConfig[]
+  wake: WakeConfig
+  typing: TypingConfig
+  attachment: AttachmentConfig
+  codemode: { enabled: boolean; direct: string[] }
+  workspace: { roots: string[] }
+  http: { enabled: boolean; allowPrivate: boolean }
+  context: { maxMessages: number; maxChars: number }
+  maxSteps: number
+  strayText: StrayTextPolicy
+}
+
+export interface Config {
+  dataDir: string
+  models: ModelConfig[]
+  codemode: CodemodeLimits
+  profiles: ProfileConfig[]
+}

@@ -1,0 +1,109 @@
+// Semantic checks the Schema cannot express. A bad profile is reported with its field path and
+// left out; the others start (SPEC §1).
+import { patternError } from '../claims/match'
+import type { Config, ModelConfig, ProfileConfig } from './types'
+
+export interface ConfigProblem {
+  profile?: string
+  path: string
+  message: string
+}
+
+export interface CheckedConfig {
+  models: Map<string, ModelConfig>
+  profiles: ProfileConfig[]
+  problems: ConfigProblem[]
+}
+
+type Check = (path: string, value: unknown) => string | undefined
+
+const nonNegative: Check = (_, v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a number >= 0'
+const positive: Check = (_, v) => typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a number > 0'
+const positiveInt: Check = (_, v) => Number.isInteger(v) && (v as number) > 0 ? undefined : 'must be a whole number > 0'
+const nonEmptyString: Check = (_, v) => typeof v === 'string' && v.trim() ? undefined : 'must not be empty'
+const fraction: Check = (_, v) => typeof v === 'number' && v >= 0 && v <= 1 ? undefined : 'must be between 0 and 1'
+
+function at(obj: any, path: string): unknown {
+  return path.split('.').reduce((o, k) => o?.[k], obj)
+}
+
+const MODEL_CHECKS: [string, Check][] = [
+  ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
+  ['maxRetries', nonNegative], ['timeoutMs', positive],
+]
+
+const CODEMODE_CHECKS: [string, Check][] = [
+  ['timeoutMs', positive], ['memoryLimitBytes', positive], ['maxToolCalls', positiveInt],
+  ['maxToolInputBytes', positive], ['maxToolOutputBytes', positive], ['maxResultBytes', positive],
+]
+
+const PROFILE_CHECKS: [string, Check][] = [
+  ['id', nonEmptyString],
+  ['typing.baseDelay', nonNegative], ['typing.charPerSecond', nonNegative],
+  ['typing.minDelay', nonNegative], ['typing.maxDelay', nonNegative], ['typing.jitter', fraction],
+  ['attachment.recentTurns', positiveInt], ['attachment.maxImageCount', nonNegative],
+  ['attachment.maxImageBytes', nonNegative], ['attachment.maxTotalImageBytes', nonNegative],
+  ['attachment.maxImageDimension', nonNegative],
+  ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt],
+  ['maxSteps', positiveInt],
+]
+
+function runChecks(obj: unknown, base: string, checks: [string, Check][]): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = []
+  for (const [key, check] of checks) {
+    const message = check(key, at(obj, key))
+    if (message) out.push({ path: `${base}.${key}`, message })
+  }
+  return out
+}
+
+function profileProblems(p: ProfileConfig, index: number, models: Map<string, ModelConfig>, seen: Set<string>) {
+  const base = `profiles[${index}]`
+  const out = runChecks(p, base, PROFILE_CHECKS)
+  if (p.id && seen.has(p.id)) out.push({ path: `${base}.id`, message: `duplicates the id of an earlier profile` })
+  if (!models.has(p.model)) out.push({ path: `${base}.model`, message: `names unknown model "${p.model}" (known: ${[...models.keys()].join(', ') || 'none'})` })
+  if (p.attachment?.visionModel && !models.has(p.attachment.visionModel)) {
+    out.push({ path: `${base}.attachment.visionModel`, message: `names unknown model "${p.attachment.visionModel}"` })
+  }
+  if (p.typing && p.typing.maxDelay < p.typing.minDelay) out.push({ path: `${base}.typing.maxDelay`, message: 'must not be below minDelay' })
+  if (!p.claims?.length) out.push({ path: `${base}.claims`, message: 'must list at least one claim' })
+  p.claims?.forEach((c, ci) => {
+    const bp = patternError(c.bot)
+    if (bp) out.push({ path: `${base}.claims[${ci}].bot`, message: `pattern "${c.bot}" ${bp}` })
+    if (!c.channels?.length) out.push({ path: `${base}.claims[${ci}].channels`, message: 'must list at least one pattern' })
+    if (c.channels?.length && c.channels.every(ch => typeof ch === 'string' && ch.startsWith('!'))) {
+      out.push({ path: `${base}.claims[${ci}].channels`, message: 'has only exclusions, so it claims nothing' })
+    }
+    c.channels?.forEach((ch, i) => {
+      const e = patternError(ch)
+      if (e) out.push({ path: `${base}.claims[${ci}].channels[${i}]`, message: `pattern "${ch}" ${e}` })
+    })
+  })
+  p.workspace?.roots?.forEach((r, i) => {
+    if (typeof r !== 'string' || !(r.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(r))) {
+      out.push({ path: `${base}.workspace.roots[${i}]`, message: 'must be an absolute host path' })
+    }
+  })
+  return out
+}
+
+export function checkConfig(config: Config): CheckedConfig {
+  const problems: ConfigProblem[] = []
+  const models = new Map<string, ModelConfig>()
+  config.models.forEach((m, i) => {
+    const found = runChecks(m, `models[${i}]`, MODEL_CHECKS)
+    if (models.has(m.id)) found.push({ path: `models[${i}].id`, message: 'duplicates the id of an earlier model' })
+    problems.push(...found)
+    if (!found.length) models.set(m.id, m)
+  })
+  problems.push(...runChecks(config.codemode, 'codemode', CODEMODE_CHECKS))
+  const profiles: ProfileConfig[] = []
+  const seen = new Set<string>()
+  config.profiles.forEach((p, i) => {
+    const found = profileProblems(p, i, models, seen)
+    if (p.id) seen.add(p.id)
+    if (found.length) problems.push(...found.map(f => ({ profile: p.id || `#${i}`, ...f })))
+    else profiles.push(p)
+  })
+  return { models, profiles, problems }
+}

@@ -1,0 +1,156 @@
+/*
+ * One paging engine for every text the model sees (SPEC §6).
+ *
+ * The core, planPage, looks only at a window: the text from the page start, at least
+ * budget.units + 1 units long unless it reaches the end of the range. Strings and files both
+ * build such a window and share it, so they page identically.
+ *
+ * Decisions where the SPEC is silent:
+ * - A truncated page ends at the last whole line that fits; a line is cut inside only when
+ *   it alone does not fit on the page (the rest starts the next page).
+ * - The note length depends on the digits of the next offset, so each possible digit count
+ *   is tried with its own note length and the longest page that really fits wins.
+ * - An offset at or past the end of the range gives an empty page without a note; an offset
+ *   inside a surrogate pair is invalid_url.
+ * - If a continue URL were so long that no body fits beside its note, one code point is
+ *   shown anyway so that paging always progresses.
+ */
+import { ResourceError } from '../resources/errors'
+import type { LineRange } from '../resources/file-url'
+
+export interface Budget {
+  lines: number
+  units: number
+}
+
+export const TEXT_BUDGET: Budget = { lines: 2000, units: 30000 }
+
+export interface Page {
+  body: string
+  /** set when truncated */
+  nextOffset?: number
+  note?: string
+  /** body, or body + ['\n'] + note */
+  rendered: string
+}
+
+export type ContinueUrl = (nextOffset: number) => string
+
+export function renderTruncatedNote(continueUrl: string): string {
+  return `[truncated; to continue, call read({url: ${JSON.stringify(continueUrl)}})]`
+}
+
+/** Lines as displayed: a last line without '\n' still counts. */
+export function countLines(text: string): number {
+  let lines = 0
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++
+  return text && !text.endsWith('\n') ? lines + 1 : lines
+}
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff
+
+/** True when `index` falls between the two halves of a surrogate pair. */
+export function splitsSurrogatePair(text: string, index: number): boolean {
+  return index > 0 && index < text.length && isHigh(text.charCodeAt(index - 1)) && isLow(text.charCodeAt(index))
+}
+
+/** The text of lines range.start..range.end (1-based inclusive), newlines included. */
+export function sliceLineRange(text: string, range?: LineRange): string {
+  if (!range) return text
+  if (range.end !== undefined && range.end < range.start) return ''
+  const from = lineStartIndex(text, range.start, 0, 1)
+  if (from < 0) return ''
+  if (range.end === undefined) return text.slice(from)
+  const to = lineStartIndex(text, range.end + 1, from, range.start)
+  return to < 0 ? text.slice(from) : text.slice(from, to)
+}
+
+function lineStartIndex(text: string, line: number, from: number, fromLine: number): number {
+  let at = from
+  for (let n = fromLine; n < line; n++) {
+    const nl = text.indexOf('\n', at)
+    if (nl < 0) return -1
+    at = nl + 1
+  }
+  return at < text.length || line === fromLine ? at : -1
+}
+
+export function pageString(rangeText: string, offset: number, continueUrl: ContinueUrl, budget = TEXT_BUDGET): Page {
+  checkOffset(offset)
+  if (offset >= rangeText.length) return wholePage('')
+  if (splitsSurrogatePair(rangeText, offset)) throw insidePair(offset)
+  const window = rangeText.slice(offset, offset + budget.units + 1)
+  return planPage(window, offset + window.length >= rangeText.length, offset, continueUrl, budget)
+}
+
+export function checkOffset(offset: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new ResourceError('invalid_url', `offset ${offset} is not a non-negative integer`)
+}
+
+export function insidePair(offset: number): ResourceError {
+  return new ResourceError('invalid_url', `offset ${offset} falls inside a character (a surrogate pair)`)
+}
+
+/**
+ * Plans one page from `window` (text from the page start; at least budget.units + 1 units
+ * unless `atEnd`, i.e. it runs to the end of the range).
+ */
+export function planPage(window: string, atEnd: boolean, offset: number, continueUrl: ContinueUrl, budget = TEXT_BUDGET): Page {
+  if (atEnd && window.length <= budget.units && countLines(window) <= budget.lines) return wholePage(window)
+  const noteAt = (next: number) => renderTruncatedNote(continueUrl(next))
+  let best: Page | undefined
+  for (let digits = digitCount(offset); digits <= digitCount(offset + budget.units); digits++) {
+    const page = pageForDigits(window, offset, digits, noteAt, budget)
+    if (page.body && fits(page, budget) && (!best || page.body.length > best.body.length)) best = page
+  }
+  return best ?? truncatedPage(window.slice(0, codePointLength(window, 0)), offset, noteAt)
+}
+
+/** The longest page whose next offset has at most `digits` digits, noted as such. */
+function pageForDigits(window: string, offset: number, digits: number, noteAt: (next: number) => string, budget: Budget): Page {
+  const noteLength = noteAt(Math.max(offset, 10 ** (digits - 1))).length
+  const maxLength = 10 ** digits - 1 - offset
+  const length = cutLength(window, budget.units - noteLength, maxLength, budget.lines - 1)
+  return truncatedPage(window.slice(0, length), offset, noteAt)
+}
+
+/**
+ * Body length for `room` units (the separator newline included) and at most `maxLines`
+ * whole lines: whole lines when at least one fits, else a cut inside the first line.
+ */
+function cutLength(window: string, room: number, maxLength: number, maxLines: number): number {
+  const limit = Math.min(room, maxLength)
+  let end = 0
+  for (let lines = 0, nl = window.indexOf('\n'); nl >= 0 && nl < limit && lines < maxLines; lines++) {
+    end = nl + 1
+    nl = window.indexOf('\n', end)
+  }
+  if (end > 0) return end
+  let length = Math.max(0, Math.min(room - 1, maxLength, window.length))
+  if (false) length--
+  return length
+}
+
+function truncatedPage(body: string, offset: number, noteAt: (next: number) => string): Page {
+  const nextOffset = offset + body.length
+  const note = noteAt(nextOffset)
+  const separator = body && !body.endsWith('\n') ? '\n' : ''
+  return { body, nextOffset, note, rendered: body + separator + note }
+}
+
+function wholePage(body: string): Page {
+  return { body, rendered: body }
+}
+
+function fits(page: Page, budget: Budget): boolean {
+  return page.rendered.length <= budget.units && countLines(page.rendered) <= budget.lines
+}
+
+function digitCount(n: number): number {
+  return String(n).length
+}
+
+function codePointLength(text: string, index: number): number {
+  return isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1)) ? 2 : 1
+}

@@ -1,0 +1,31 @@
+// koishi-plugin-kotodama: an LLM mind that lives in the chat (SPEC §1).
+import type { Context } from 'koishi'
+import zhCN from '../locales/zh-CN.yml'
+import enUS from '../locales/en-US.yml'
+import { configSchema } from './config/schema'
+import type { Config as KotodamaConfig } from './config/types'
+import { KotodamaService } from './koishi/service'
+import { registerCommands } from './koishi/commands'
+
+export const name = 'kotodama'
+export const reusable = false
+export const inject = { http: { required: false } }
+
+export type Config = KotodamaConfig
+export const Config = configSchema.i18n({ 'zh-CN': (zhCN as any)._config, 'en-US': (enUS as any)._config })
+
+export function apply(ctx: Context, config: Config) {
+  ctx.i18n.define('zh-CN', zhCN as any)
+  ctx.i18n.define('en-US', enUS as any)
+  ctx.plugin(KotodamaService, config)
+  ctx.inject(['kotodama'], ctx => registerCommands(ctx))
+}
+
+export { KotodamaService } from './koishi/service'
+export type { WakeOptions } from './koishi/service'
+export type { Tool, ToolCallContext, ToolHost } from './tools/types'
+export type { SchemeHandler, ReadResult, ReadOptions, MediaBytes } from './resources/types'
+export type { WakeEngine, WakeEngineContext, WakeEngineFactory } from './runtime/wake/types'
+export type { Fact } from './runtime/types'
+export type { Runtime } from './runtime/runtime'
+export * from './config/types'

@@ -1,0 +1,36 @@
+// Admin commands (SPEC §9): kotodama.status and kotodama.reset, authority 3.
+import type { Context } from 'koishi'
+import { normalizeTarget } from '../claims/channel-key'
+import { botIdOf, channelOf } from './session-to-fact'
+
+export function registerCommands(ctx: Context) {
+  ctx.command('kotodama', { authority: 3 })
+
+  ctx.command('kotodama.status', { authority: 3 }).action(async ({ session }) => {
+    const runtimes = await ctx.kotodama.list()
+    if (!runtimes.length) return session.text('.none')
+    const lines: string[] = []
+    for (const r of runtimes) {
+      const convs = await r.status()
+      lines.push(session.text('.runtime', [r.profile.id, r.bot, convs.length]))
+      for (const c of convs) {
+        const wait = c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : ''
+        lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
+      }
+    }
+    return lines.join('\n')
+  })
+
+  ctx.command('kotodama.reset [channel:string]', { authority: 3 })
+    .option('profile', '-p <id:string>')
+    .option('bot', '-b <bot:string>')
+    .action(async ({ session, options }, channel) => {
+      const bot = options.bot ?? botIdOf(session)
+      const key = channel ? normalizeTarget(channel) : channelOf(session)
+      const profile = options.profile ? ctx.kotodama.profiles.find(p => p.id === options.profile) : ctx.kotodama.owner(bot, key)
+      if (!profile) return session.text('.unclaimed', [key])
+      const runtime = await ctx.kotodama.runtime(profile, bot)
+      const aside = await runtime.reset(key)
+      return session.text(aside ? '.done' : '.empty', [runtime.conversationKey(key), profile.id])
+    })
+}

@@ -1,0 +1,156 @@
+// ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
+import { resolve } from 'node:path'
+import { Context, Service, Session, Universal } from 'koishi'
+import { isClaimed } from '../claims/match'
+import { normalizeTarget } from '../claims/channel-key'
+import type { Config, ProfileConfig } from '../config/types'
+import { checkConfig, type CheckedConfig } from '../config/validate'
+import { createModel, type ModelHandle } from '../model/provider'
+import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
+import { Runtime } from '../runtime/runtime'
+import { standardWakeEngine } from '../runtime/wake/standard'
+import type { WakeEngineFactory } from '../runtime/wake/types'
+import { koishiPlatform } from './platform'
+import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
+
+declare module 'koishi' {
+  interface Context {
+    kotodama: KotodamaService
+  }
+}
+
+export interface WakeOptions {
+  profile?: string
+  bot: string
+  channel: string
+  reason: string
+}
+
+export class KotodamaService extends Service {
+  readonly extensions = new Extensions()
+  readonly checked: CheckedConfig
+  /** The random source of typing jitter; tests replace it to be deterministic. */
+  random: () => number = Math.random
+  private models = new Map<string, ModelHandle>()
+  private runtimes = new Map<string, Promise<Runtime>>()
+  private warned = new Set<string>()
+  private log: ReturnType<Context["logger"]>
+
+  constructor(ctx: Context, public config: Config) {
+    super(ctx, 'kotodama', true)
+    this.log = ctx.logger('kotodama')
+    this.checked = checkConfig(config)
+    for (const p of this.checked.problems) {
+      const who = p.profile !== undefined ? `profile "${p.profile}" does not start: ` : ''
+      this.log.warn('%sconfig %s %s', who, p.path, p.message)
+    }
+    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))
+    this.extensions.addWakeEngine('standard', standardWakeEngine)
+    // A middleware, not the message event: commands and other plugins that answer a message
+    // consume it first, so `kotodama.status` never becomes a fact.
+    ctx.middleware((session, next) => {
+      this.onMessage(session).catch(e => this.log.error(e))
+      return next()
+    })
+    ctx.on('bot-status-updated', bot => {
+      if (bot.status !== Universal.Status.ONLINE) this.stopBot(`${bot.platform}:${bot.selfId}`)
+    })
+  }
+
+  get profiles(): ProfileConfig[] {
+    return this.checked.profiles
+  }
+
+  /** Adds a scheme to every runtime; `registerScheme(factory)` or `registerScheme(scheme, factory)`. */
+  registerScheme(scheme: string | SchemeFactory<Runtime>, factory?: SchemeFactory<Runtime>): () => void {
+    const [name, f] = typeof scheme === 'string' ? [scheme, factory] : [(scheme as any).scheme as string | undefined, scheme]
+    return this.track(this.extensions.addScheme(name, f))
+  }
+
+  registerTool(name: string, factory: ToolFactory<Runtime>): () => void {
+    return this.track(this.extensions.addTool(name, factory))
+  }
+
+  registerWakeEngine(name: string, factory: WakeEngineFactory): () => void {
+    return this.track(this.extensions.addWakeEngine(name, factory))
+  }
+
+  /** Removes the registration when the calling plugin is disposed. */
+  private track(dispose: () => void): () => void {
+    const caller: Context = (this as any)[Context.current] ?? this.ctx
+    caller.on('dispose', dispose)
+    return dispose
+  }
+
+  /** The first profile (in list order) that claims the channel owns it (SPEC §1). */
+  owner(bot: string, channel: string): ProfileConfig | undefined {
+    const claiming = this.profiles.filter(p => isClaimed(p.claims, bot, channel))
+    if (claiming.length > 1) {
+      const key = `${bot}\u0000${channel}`
+      if (!this.warned.has(key)) {
+        this.warned.add(key)
+        this.log.warn('channel %s of bot %s is claimed by profiles %s; "%s" owns it', channel, bot, claiming.map(p => `"${p.id}"`).join(', '), claiming[0].id)
+      }
+    }
+    return claiming[0]
+  }
+
+  runtime(profile: ProfileConfig, bot: string): Promise<Runtime> {
+    const key = `${profile.id}\u0000${bot}`
+    let p = this.runtimes.get(key)
+    if (!p) {
+      const runtime = new Runtime({
+        profile, bot, dataDir: resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir),
+        logger: this.log, platform: koishiPlatform(this.ctx), models: this.models, extensions: this.extensions,
+        limits: this.config.codemode, random: () => this.random(), botName: this.ctx.bots[bot]?.user?.name,
+      })
+      p = runtime.start().then(() => runtime)
+      p.catch(e => {
+        this.runtimes.delete(key)
+        this.log.error('profile %s on %s could not start: %s', profile.id, bot, e?.message ?? e)
+      })
+      this.runtimes.set(key, p)
+    }
+    return p
+  }
+
+  private async onMessage(session: Session): Promise<void> {
+    if (!session.userId || session.userId === session.selfId) return
+    const bot = botIdOf(session)
+    const channel = channelOf(session)
+    const profile = this.owner(bot, channel)
+    if (!profile) return
+    const runtime = await this.runtime(profile, bot)
+    await runtime.receive(await sessionToFact(session, runtime.assets))
+  }
+
+  /** An explicit wake-up that starts a turn now (SPEC §9). */
+  async wake(o: WakeOptions): Promise<void> {
+    const channel = normalizeTarget(o.channel)
+    const profile = o.profile ? this.profiles.find(p => p.id === o.profile) : this.owner(o.bot, channel)
+    if (!profile) throw new Error(o.profile ? `profile "${o.profile}" is not running` : `no profile claims channel ${channel} of bot ${o.bot}`)
+    if (!isClaimed(profile.claims, o.bot, channel)) throw new Error(`profile "${profile.id}" does not claim channel ${channel} of bot ${o.bot}`)
+    const runtime = await this.runtime(profile, o.bot)
+    await runtime.wake(channel, o.reason)
+  }
+
+  async list(): Promise<Runtime[]> {
+    const all = await Promise.all([...this.runtimes.values()].map(p => p.catch((): undefined => undefined)))
+    return all.filter(Boolean)
+  }
+
+  private stopBot(bot: string): void {
+    for (const [key, p] of this.runtimes) {
+      if (!key.endsWith(`\u0000${bot}`)) continue
+      this.runtimes.delete(key)
+      p.then(r => r.stop()).catch(() => {})
+    }
+  }
+
+  protected async stop(): Promise<void> {
+    const all = [...this.runtimes.values()]
+    this.runtimes.clear()
+    await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))
+  }
+}
+

@@ -1,0 +1,52 @@
+// One model request = one step. Tools are offered without execute: the turn loop runs them
+// itself, so the request timeout never covers typing pauses and every result passes the exit.
+import { generateText, stepCountIs, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
+import type { ModelHandle } from './provider'
+import type { Tool } from '../tools/types'
+
+export interface ModelCall {
+  id: string
+  name: string
+  input: unknown
+  /** Set when the input failed validation or the tool is unknown; the SDK's message for the model. */
+  invalid?: string
+}
+
+export interface ModelStep {
+  assistant?: ModelMessage
+  text: string
+  calls: ModelCall[]
+}
+
+export function offerTools(tools: Map<string, Tool>): ToolSet {
+  const set: ToolSet = {}
+  for (const [name, t] of tools) set[name] = sdkTool({ description: t.description, inputSchema: t.inputSchema })
+  return set
+}
+
+export async function callModel(handle: ModelHandle, o: {
+  system: string
+  messages: ModelMessage[]
+  tools: ToolSet
+  signal?: AbortSignal
+}): Promise<ModelStep> {
+  const timeout = AbortSignal.timeout(handle.config.timeoutMs)
+  const r = await generateText({
+    model: handle.model,
+    system: o.system,
+    messages: o.messages,
+    tools: o.tools,
+    stopWhen: stepCountIs(1),
+    maxRetries: handle.config.maxRetries,
+    abortSignal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
+    experimental_include: { requestBody: false, responseBody: false },
+  })
+  const assistant = r.response.messages.find(m => m.role === 'assistant')
+  const calls: ModelCall[] = r.toolCalls.map(c => ({
+    id: c.toolCallId,
+    name: c.toolName,
+    input: c.input,
+    invalid: (c as any).invalid ? String((c as any).error?.message ?? 'invalid tool call') : undefined,
+  }))
+  return { assistant, text: r.text, calls }
+}

@@ -1,0 +1,57 @@
+// The per-runtime resource center: routes a URL to its scheme's handler (SPEC §5.1).
+import { ResourceError } from './errors'
+import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from './types'
+
+export class ResourceCenter {
+  private handlers = new Map<string, SchemeHandler>()
+
+  register(handler: SchemeHandler): () => void {
+    const scheme = handler.scheme.toLowerCase()
+    if (this.handlers.has(scheme)) throw new Error(`scheme "${scheme}" is already registered`)
+    this.handlers.set(scheme, handler)
+    return () => {
+      if (this.handlers.get(scheme) !== handler) return
+      this.handlers.delete(scheme)
+      handler.dispose?.()
+    }
+  }
+
+  has(scheme: string): boolean {
+    return this.handlers.has(scheme.toLowerCase())
+  }
+
+  schemes(): string[] {
+    return [...this.handlers.keys()]
+  }
+
+  handlerFor(url: string): SchemeHandler {
+    const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)
+    if (!m) throw new ResourceError('invalid_url', `"${url.slice(0, 80)}" has no scheme; write e.g. local://notes.txt`)
+    const handler = this.handlers.get(m[1].toLowerCase())
+    if (!handler) throw new ResourceError('unknown_scheme', `"${m[1]}" is not a registered scheme; registered: ${this.schemes().join(', ')}`)
+    return handler
+  }
+
+  /** Never throws: failures become a `kind: 'error'` result. */
+  async read(url: string, opts: ReadOptions): Promise<ReadResult> {
+    try {
+      return await this.handlerFor(url).read(url, opts)
+    } catch (e) {
+      return errorResult(url, e)
+    }
+  }
+
+  bytes(url: string, signal?: AbortSignal): Promise<MediaBytes> {
+    return this.handlerFor(url).bytes(url, signal)
+  }
+
+  dispose(): void {
+    for (const h of this.handlers.values()) h.dispose?.()
+    this.handlers.clear()
+  }
+}
+
+export function errorResult(url: string, e: unknown): ReadResult {
+  if (e instanceof ResourceError) return { kind: 'error', url, error: { code: e.code, message: e.message } }
+  return { kind: 'error', url, error: { code: 'read_failed', message: (e as Error)?.message ?? String(e) } }
+}

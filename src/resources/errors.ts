@@ -1,0 +1,24 @@
+export type ResourceErrorCode =
+  | 'invalid_url'
+  | 'unknown_scheme'
+  | 'invalid_selector'
+  | 'unsupported_view'
+  | 'not_found'
+  | 'forbidden'
+  | 'too_large'
+  | 'not_text'
+  | 'read_failed'
+  | 'empty_question'
+  | 'vision_unavailable'
+  | 'not_an_image'
+  | 'vision_failed'
+  | 'invalid_attachment_lifetime'
+
+/** An error the model sees as `code: message` (SPEC §4.2). */
+export class ResourceError extends Error {
+  override name = 'ResourceError'
+
+  constructor(readonly code: ResourceErrorCode, message: string) {
+    super(message)
+  }
+}

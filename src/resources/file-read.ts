@@ -1,0 +1,138 @@
+// The read path every file scheme shares (SPEC §4.2, §5.2): meta view, folder listing, binary
+// files as `file` results, text paged from its source (direct) or whole (codemode).
+import { open, readdir, stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { imageSize } from 'image-size'
+import { ResourceError } from './errors'
+import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
+import { isImageType, mediaTypeOfName, sniffMediaType } from './media-type'
+import { looksBinary, readFilePage, readFileRangeText } from './text-source'
+import { pageString, sliceLineRange } from '../exit/paging'
+import type { ReadOptions, ReadResult, ResourceMeta } from './types'
+
+/** Past this a direct read of a binary file is refused (a page of text has its own budget). */
+export const MAX_FILE_RESULT_BYTES = 20 * 1024 * 1024
+const SNIFF_BYTES = 8192
+
+export interface FileTarget {
+  path: string
+  /** Known media type (sidecars); otherwise sniffed and guessed from the name. */
+  mediaType?: string
+  filename?: string
+  /** Extra metadata the scheme knows (created time, fetched). */
+  meta?: Partial<ResourceMeta>
+  /** The scheme serves view=original from this target (artifacts). */
+  original?: boolean
+}
+
+async function head(path: string, bytes = SNIFF_BYTES): Promise<Buffer> {
+  const fh = await open(path, 'r')
+  try {
+    const buf = Buffer.alloc(bytes)
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0)
+    return buf.subarray(0, bytesRead)
+  } finally {
+    await fh.close()
+  }
+}
+
+function dimensions(buf: Uint8Array): { width?: number; height?: number } {
+  try {
+    const { width, height } = imageSize(buf)
+    return width && height ? { width, height } : {}
+  } catch {
+    return {}
+  }
+}
+
+const TEXTUAL = /^(text\/|application\/(json|jsonl|xml|javascript|yaml))/
+
+export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadOptions): Promise<ReadResult> {
+  const st = await stat(target.path).catch((e: any) => {
+    throw new ResourceError(e.code === 'ENOENT' ? 'not_found' : 'read_failed', `${u.raw}: ${e.code === 'ENOENT' ? 'does not exist' : e.message}`)
+  })
+  const url = formatFileUrl({ ...u, offset: undefined })
+  if (u.view === 'original' && !target.original) throw new ResourceError('unsupported_view', `view=original applies to artifact:// only`)
+  if (st.isDirectory()) return readFolder(u, target, opts, url)
+  const sample = await head(target.path)
+  const mediaType = target.mediaType ?? sniffMediaType(sample) ?? mediaTypeOfName(target.filename ?? target.path)
+  const binary = mediaType ? !TEXTUAL.test(mediaType) : looksBinary(sample)
+  const filename = target.filename ?? basename(target.path)
+  if (u.view === 'meta') {
+    const meta: ResourceMeta = {
+      scheme: u.scheme, mediaType: mediaType ?? (binary ? 'application/octet-stream' : 'text/plain'), byteLength: st.size, filename,
+      modifiedAt: st.mtime.toISOString(), ...(isImageType(mediaType) ? dimensions(sample) : {}), ...target.meta,
+    }
+    return { kind: 'meta', url, meta }
+  }
+  if (binary) {
+    if (u.selectors.length || u.offset) throw new ResourceError('not_text', `${u.raw}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
+    const cap = opts.whole ? opts.maxBytes : MAX_FILE_RESULT_BYTES
+    if (st.size > cap) throw new ResourceError('too_large', `${u.raw} is ${st.size} bytes; the limit here is ${cap}`)
+    const data = await readAll(target.path)
+    return {
+      kind: 'file', url, mediaType: mediaType ?? 'application/octet-stream', data: data.toString('base64'), byteLength: data.length,
+      filename, ...(isImageType(mediaType) ? dimensions(data) : {}),
+    }
+  }
+  const textType = mediaType ?? 'text/plain'
+  const range = composeSelectors(u.selectors)
+  if (opts.whole) {
+    const all = await readFileRangeText(target.path, range, opts.maxBytes)
+    const offset = u.offset ?? 0
+    const { line, column } = position(all, offset, range?.start ?? 1)
+    return {
+      kind: 'text', url, text: all.slice(offset), mediaType: textType,
+      source: { url, offset, line, column },
+      range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}) },
+    }
+  }
+  const page = await readFilePage({ path: target.path, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n) })
+  return {
+    kind: 'text', url, text: page.body, mediaType: textType,
+    source: { url, ...page.source }, range: page.range,
+    ...(page.nextOffset !== undefined ? { continueUrl: withOffset(u, page.nextOffset) } : {}),
+  } as ReadResult
+}
+
+async function readAll(path: string): Promise<Buffer> {
+  const { readFile } = await import('node:fs/promises')
+  return readFile(path)
+}
+
+/** 1-based line and UTF-16 column of `offset` inside `text` whose first line is `firstLine`. */
+function position(text: string, offset: number, firstLine: number): { line: number; column: number } {
+  let line = firstLine
+  let lineStart = 0
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++
+    lineStart = i + 1
+  }
+  return { line, column: offset - lineStart + 1 }
+}
+
+async function readFolder(u: FileUrl, target: FileTarget, opts: ReadOptions, url: string): Promise<ReadResult> {
+  const entries = await readdir(target.path, { withFileTypes: true })
+  entries.sort((a, b) => a.name.localeCompare(b.name))
+  if (u.view === 'meta') {
+    return { kind: 'meta', url, meta: { scheme: u.scheme, mediaType: 'inode/directory', lines: entries.length, filename: basename(target.path), ...target.meta } }
+  }
+  const lines = await Promise.all(entries.map(async e => {
+    const name = e.name.replace(/:/g, '%3A')
+    if (e.isDirectory()) return `${name}/`
+    const size = await stat(join(target.path, e.name)).then(s => s.size, (): number | undefined => undefined)
+    return size === undefined ? name : `${name}\t${size} bytes`
+  }))
+  const listing = lines.length ? lines.join('\n') + '\n' : ''
+  const range = composeSelectors(u.selectors)
+  const text = sliceLineRange(listing, range)
+  const offset = u.offset ?? 0
+  const page: { body: string; nextOffset?: number } = opts.whole ? { body: text.slice(offset) } : pageString(text, offset, n => withOffset(u, n))
+  const { line, column } = position(text, offset, range?.start ?? 1)
+  return {
+    kind: 'text', url, text: page.body, mediaType: 'text/plain',
+    source: { url, offset, line, column },
+    range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}), totalLines: lines.length },
+    ...(page.nextOffset !== undefined ? { continueUrl: withOffset(u, page.nextOffset) } : {}),
+  } as ReadResult
+}

@@ -1,0 +1,32 @@
+// Maps decoded URL segments to a real path under a root, refusing every way out (SPEC §10).
+import { realpath } from 'node:fs/promises'
+import { join, relative, isAbsolute, sep } from 'node:path'
+import { ResourceError } from './errors'
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..'))
+}
+
+/** The real path of `segments` under `root`; symlinks that resolve outside the root are forbidden. */
+export async function resolveInRoot(root: string, segments: string[], url: string): Promise<string> {
+  for (const s of segments) {
+    if (!s || s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0')) {
+      throw new ResourceError('invalid_url', `bad path segment "${s}" in ${url}`)
+    }
+  }
+  const realRoot = await realpath(root).catch(() => {
+    throw new ResourceError('not_found', `the root folder of ${url} does not exist`)
+  })
+  const joined = join(realRoot, ...segments)
+  if (!inside(realRoot, joined)) throw new ResourceError('forbidden', `${url} leaves its root`)
+  let real: string
+  try {
+    real = await realpath(joined)
+  } catch (e: any) {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') throw new ResourceError('not_found', `${url} does not exist`)
+    throw new ResourceError('read_failed', `${url}: ${e.message}`)
+  }
+  if (!inside(realRoot, real)) throw new ResourceError('forbidden', `${url} resolves outside its root (symbolic link)`)
+  return real
+}

@@ -1,0 +1,77 @@
+// Immutable, content-addressed snapshots written by the runtime (SPEC §5.3): archived tool
+// results and snapshots of media. artifacts/<namespace>/<name> plus a <name>.json sidecar, and
+// for archived JSON a readable view beside it (<name>.view).
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { atomicWrite } from '../../util/atomic-write'
+import { ResourceError } from '../errors'
+import { extensionOf } from '../media-type'
+
+export interface ArtifactSidecar {
+  mediaType: string
+  byteLength: number
+  sha256: string
+  tool?: string
+  callId?: string
+  createdAt: string
+  width?: number
+  height?: number
+  /** true when a readable view (<name>.view) exists beside the original */
+  readableView?: boolean
+}
+
+export interface ArtifactWrite {
+  namespace: string
+  data: Buffer | string
+  mediaType: string
+  tool?: string
+  callId?: string
+  width?: number
+  height?: number
+  /** The text shown by default (archived JSON: the two-space display text). */
+  readable?: string
+}
+
+const NAMESPACE = /^[a-zA-Z0-9_-]{1,64}$/
+
+export class ArtifactStore {
+  constructor(readonly dir: string) {}
+
+  /** Writes once per content; returns the artifact:// URL. */
+  async write(w: ArtifactWrite): Promise<string> {
+    if (!NAMESPACE.test(w.namespace)) throw new Error(`artifact namespace "${w.namespace}" must be 1-64 of [A-Za-z0-9_-]`)
+    const data = typeof w.data === 'string' ? Buffer.from(w.data, 'utf8') : w.data
+    const sha256 = createHash('sha256').update(data).update(w.readable ?? '').digest('hex')
+    const name = sha256.slice(0, 20) + extensionOf(w.mediaType)
+    const path = this.path(w.namespace, name)
+    const exists = await stat(path + '.json').then(() => true, () => false)
+    if (!exists) {
+      await atomicWrite(path, data)
+      if (w.readable !== undefined) await atomicWrite(path + '.view', w.readable)
+      const sidecar: ArtifactSidecar = {
+        mediaType: w.mediaType, byteLength: data.length, sha256: createHash('sha256').update(data).digest('hex'),
+        createdAt: new Date().toISOString(),
+        ...(w.tool ? { tool: w.tool } : {}), ...(w.callId ? { callId: w.callId } : {}),
+        ...(w.width ? { width: w.width, height: w.height } : {}),
+        ...(w.readable !== undefined ? { readableView: true } : {}),
+      }
+      // The sidecar goes last: its presence means the artifact is complete.
+      await atomicWrite(path + '.json', JSON.stringify(sidecar, null, 2))
+    }
+    return `artifact://${w.namespace}/${name}`
+  }
+
+  path(namespace: string, name: string): string {
+    return join(this.dir, namespace, name)
+  }
+
+  async sidecar(namespace: string, name: string): Promise<ArtifactSidecar> {
+    try {
+      return JSON.parse(await readFile(this.path(namespace, name) + '.json', 'utf8'))
+    } catch (e: any) {
+      if (e.code === 'ENOENT') throw new ResourceError('not_found', `artifact://${namespace}/${name} does not exist`)
+      throw new ResourceError('read_failed', `artifact://${namespace}/${name}: ${e.message}`)
+    }
+  }
+}

@@ -1,0 +1,157 @@
+// Media people sent (SPEC §5.4): one id per distinct source per runtime, the sidecar written at
+// once, the bytes fetched on first use through the host's HTTP client and kept on disk.
+import { createHash } from 'node:crypto'
+import { appendFile, mkdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { atomicWrite } from '../../util/atomic-write'
+import { uuidv7 } from '../../util/uuidv7'
+import { ResourceError } from '../errors'
+import { sniffMediaType, mediaTypeOfName } from '../media-type'
+import type { MediaBytes } from '../types'
+
+export const ASSET_MAX_BYTES = 20 * 1024 * 1024
+export const ASSET_FETCH_TIMEOUT_MS = 30_000
+
+export interface AssetSidecar {
+  id: string
+  source: string
+  mediaTypeHint?: string
+  filename?: string
+  createdAt: string
+  fetchedAt?: string
+  mediaType?: string
+  byteLength?: number
+  sha256?: string
+}
+
+export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }) => Promise<{ data: Buffer; mediaType?: string }>
+
+export class AssetStore {
+  private index?: Promise<Map<string, string>>
+  private fetching = new Map<string, Promise<MediaBytes>>()
+
+  constructor(readonly dir: string, private fetcher?: Fetcher) {}
+
+  private sourceKey(source: string): string {
+    // data: URLs can be megabytes; index them by hash.
+    return source.startsWith('data:') ? 'sha256:' + createHash('sha256').update(source).digest('hex') : source
+  }
+
+  private loadIndex(): Promise<Map<string, string>> {
+    this.index ??= (async () => {
+      const map = new Map<string, string>()
+      const text = await readFile(join(this.dir, 'index.jsonl'), 'utf8').catch(() => '')
+      for (const line of text.split('\n')) {
+        try {
+          const { key, id } = JSON.parse(line)
+          map.set(key, id)
+        } catch {}
+      }
+      return map
+    })()
+    return this.index
+  }
+
+  /** Registers a source URL and returns its asset id (the same id for the same source). */
+  async register(source: string, hints: { mediaType?: string; filename?: string } = {}): Promise<string> {
+    const index = await this.loadIndex()
+    const key = this.sourceKey(source)
+    const known = index.get(key)
+    if (known) return known
+    const id = uuidv7()
+    index.set(key, id)
+    const sidecar: AssetSidecar = {
+      id, source: source.startsWith('data:') ? key : source, createdAt: new Date().toISOString(),
+      ...(hints.mediaType ? { mediaTypeHint: hints.mediaType } : {}),
+      ...(hints.filename ? { filename: hints.filename } : {}),
+    }
+    await mkdir(this.dir, { recursive: true })
+    if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source))
+    else await atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2))
+    await appendFile(join(this.dir, 'index.jsonl'), JSON.stringify({ key, id }) + '\n')
+    return id
+  }
+
+  sidecarPath(id: string): string {
+    return join(this.dir, `${id}.json`)
+  }
+
+  bytesPath(id: string): string {
+    return join(this.dir, id)
+  }
+
+  async sidecar(id: string): Promise<AssetSidecar> {
+    try {
+      return JSON.parse(await readFile(this.sidecarPath(id), 'utf8'))
+    } catch (e: any) {
+      if (e.code === 'ENOENT') throw new ResourceError('not_found', `asset://${id} does not exist`)
+      throw new ResourceError('read_failed', `asset://${id}: ${e.message}`)
+    }
+  }
+
+  /** The bytes, fetched once; concurrent first reads share one fetch. */
+  bytes(id: string, signal?: AbortSignal): Promise<MediaBytes> {
+    let p = this.fetching.get(id)
+    if (!p) {
+      p = this.load(id, signal).finally(() => this.fetching.delete(id))
+      this.fetching.set(id, p)
+    }
+    return p
+  }
+
+  /** The path of the stored bytes, fetching them first when needed. */
+  async ensureFile(id: string, signal?: AbortSignal): Promise<{ path: string; sidecar: AssetSidecar }> {
+    let sidecar = await this.sidecar(id)
+    if (!sidecar.fetchedAt) {
+      await this.bytes(id, signal)
+      sidecar = await this.sidecar(id)
+    }
+    return { path: this.bytesPath(id), sidecar }
+  }
+
+  private async load(id: string, signal?: AbortSignal): Promise<MediaBytes> {
+    const sidecar = await this.sidecar(id)
+    if (sidecar.fetchedAt) {
+      const data = await readFile(this.bytesPath(id))
+      return { data, mediaType: sidecar.mediaType ?? 'application/octet-stream', filename: sidecar.filename }
+    }
+    if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: no HTTP client to fetch ${sidecar.source}`)
+    let fetched: { data: Buffer; mediaType?: string }
+    try {
+      fetched = await this.fetcher(sidecar.source, { timeoutMs: ASSET_FETCH_TIMEOUT_MS, maxBytes: ASSET_MAX_BYTES, signal })
+    } catch (e: any) {
+      if (e instanceof ResourceError) throw e
+      throw new ResourceError('read_failed', `asset://${id}: fetching its source failed: ${e?.message ?? e}`)
+    }
+    if (fetched.data.length > ASSET_MAX_BYTES) throw new ResourceError('too_large', `asset://${id} is larger than ${ASSET_MAX_BYTES} bytes`)
+    return this.storeBytes(sidecar, fetched)
+  }
+
+  private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }): Promise<MediaBytes> {
+    const mediaType = sniffMediaType(got.data) ?? clean(got.mediaType) ?? sidecar.mediaTypeHint
+      ?? (sidecar.filename && mediaTypeOfName(sidecar.filename)) ?? 'application/octet-stream'
+    await atomicWrite(this.bytesPath(sidecar.id), got.data)
+    const done: AssetSidecar = {
+      ...sidecar, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,
+      sha256: createHash('sha256').update(got.data).digest('hex'),
+    }
+    await atomicWrite(this.sidecarPath(sidecar.id), JSON.stringify(done, null, 2))
+    return { data: got.data, mediaType, filename: sidecar.filename }
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return stat(this.sidecarPath(id)).then(() => true, () => false)
+  }
+}
+
+function clean(mediaType?: string): string | undefined {
+  const t = mediaType?.split(';')[0].trim().toLowerCase()
+  return t && t !== 'application/octet-stream' ? t : undefined
+}
+
+export function decodeDataUrl(url: string): { data: Buffer; mediaType?: string } {
+  const m = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(url)
+  if (!m) throw new ResourceError('invalid_url', 'malformed data: URL')
+  const data = m[3] ? Buffer.from(m[4], 'base64') : Buffer.from(decodeURIComponent(m[4]), 'utf8')
+  return { data, mediaType: m[1] || undefined }
+}

@@ -1,0 +1,38 @@
+// asset:// — media people sent (SPEC §5.4). ?view=meta never fetches the bytes.
+import { ResourceError } from '../errors'
+import { readFileTarget } from '../file-read'
+import { formatFileUrl, parseFileUrl } from '../file-url'
+import type { SchemeHandler } from '../types'
+import { UUIDV7 } from '../../util/uuidv7'
+import type { AssetStore } from './asset-store'
+
+function assetId(url: string) {
+  const u = parseFileUrl(url)
+  const id = u.segments.join('/')
+  if (u.segments.length !== 1 || !UUIDV7.test(id)) throw new ResourceError('invalid_url', `${url}: an asset URL is asset://<uuidv7>`)
+  return { u, id }
+}
+
+export function assetScheme(store: AssetStore): SchemeHandler {
+  return {
+    scheme: 'asset',
+    async read(url, opts) {
+      const { u, id } = assetId(url)
+      if (u.view === 'meta') {
+        const s = await store.sidecar(id)
+        return {
+          kind: 'meta', url: formatFileUrl({ ...u, offset: undefined }),
+          meta: {
+            scheme: 'asset', mediaType: s.mediaType ?? s.mediaTypeHint, byteLength: s.byteLength, filename: s.filename,
+            createdAt: s.createdAt, fetched: !!s.fetchedAt,
+          },
+        }
+      }
+      const { path, sidecar } = await store.ensureFile(id, opts.signal)
+      return readFileTarget(u, { path, mediaType: sidecar.mediaType, filename: sidecar.filename, meta: { createdAt: sidecar.createdAt, fetched: true } }, opts)
+    },
+    async bytes(url, signal) {
+      return store.bytes(assetId(url).id, signal)
+    },
+  }
+}

@@ -1,0 +1,32 @@
+// local:// — the runtime home's local/ folder.
+import { readFile, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { ResourceError } from '../errors'
+import { readFileTarget, MAX_FILE_RESULT_BYTES } from '../file-read'
+import { resolveInRoot } from '../file-root'
+import { parseFileUrl } from '../file-url'
+import { mediaTypeOfName, sniffMediaType } from '../media-type'
+import type { MediaBytes, SchemeHandler } from '../types'
+
+/** Bytes of a file under a root, for sending and snapshots. */
+export async function fileBytes(path: string, url: string): Promise<MediaBytes> {
+  const st = await stat(path)
+  if (st.isDirectory()) throw new ResourceError('not_found', `${url} is a folder`)
+  if (st.size > MAX_FILE_RESULT_BYTES) throw new ResourceError('too_large', `${url} is ${st.size} bytes; the limit is ${MAX_FILE_RESULT_BYTES}`)
+  const data = await readFile(path)
+  return { data, mediaType: sniffMediaType(data) ?? mediaTypeOfName(path) ?? 'application/octet-stream', filename: basename(path) }
+}
+
+export function localScheme(root: string): SchemeHandler {
+  return {
+    scheme: 'local',
+    async read(url, opts) {
+      const u = parseFileUrl(url)
+      return readFileTarget(u, { path: await resolveInRoot(root, u.segments, url) }, opts)
+    },
+    async bytes(url) {
+      const u = parseFileUrl(url)
+      return fileBytes(await resolveInRoot(root, u.segments, url), url)
+    },
+  }
+}

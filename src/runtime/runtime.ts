@@ -1,0 +1,212 @@
+// One runtime per (profile, bot): its home, resource center, conversations and send path (SPEC §2).
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { LRUCache } from 'lru-cache'
+import type { CodemodeLimits, ProfileConfig } from '../config/types'
+import type { ModelHandle } from '../model/provider'
+import { ResourceCenter } from '../resources/center'
+import { AssetStore } from '../resources/schemes/asset-store'
+import { ArtifactStore } from '../resources/schemes/artifact-store'
+import { builtinSchemes } from '../resources/schemes'
+import { finishTool } from '../tools/finish'
+import { sendMessageTool } from '../tools/send-message'
+import type { Tool } from '../tools/types'
+import { waitTool } from '../tools/wait'
+import { readTool } from '../tools/read'
+import { safeName } from '../util/safe-name'
+import { Conversation, type TurnRequest } from './conversation'
+import type { Extensions } from './extensions'
+import { HistoryStore } from './history-store'
+import { systemPrompt } from './prompt'
+import { createToolHost } from './tool-host'
+import type { Fact, Logger, Platform } from './types'
+import { standardWakeEngine } from './wake/standard'
+import type { WakeEngine } from './wake/types'
+
+export interface RuntimeOptions {
+  profile: ProfileConfig
+  bot: string
+  dataDir: string
+  logger: Logger
+  platform: Platform
+  models: Map<string, ModelHandle>
+  extensions: Extensions
+  limits: CodemodeLimits
+  random(): number
+  botName?: string
+}
+
+export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
+  const i = bot.indexOf(':')
+  return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
+}
+
+export class Runtime {
+  readonly home: string
+  readonly resources = new ResourceCenter()
+  readonly assets: AssetStore
+  readonly artifacts: ArtifactStore
+  private conversations = new Map<string, Promise<Conversation>>()
+  private sent = new LRUCache<string, true>({ max: 5000 })
+  private guilds = new LRUCache<string, string>({ max: 5000 })
+  private toolCache = new WeakMap<Conversation, { version: number; tools: Map<string, Tool> }>()
+  private schemeVersion = -1
+  private schemeDisposers: (() => void)[] = []
+  private wakeEngine?: { version: number; engine: WakeEngine }
+  private stopped = false
+
+  constructor(readonly options: RuntimeOptions) {
+    this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
+    this.assets = new AssetStore(join(this.home, 'assets'), options.platform.fetch?.bind(options.platform))
+    this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
+  }
+
+  get profile() { return this.options.profile }
+  get bot() { return this.options.bot }
+  get platform() { return this.options.platform }
+  get logger() { return this.options.logger }
+
+  async start(): Promise<void> {
+    await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
+    for (const handler of builtinSchemes(this)) this.resources.register(handler)
+    this.syncSchemes()
+  }
+
+  /** Instantiates the schemes other plugins registered; reruns when the registry changed. */
+  syncSchemes(): void {
+    const ext = this.options.extensions
+    if (this.schemeVersion === ext.version) return
+    this.schemeVersion = ext.version
+    this.schemeDisposers.splice(0).forEach(d => d())
+    for (const factory of [...ext.schemes.values(), ...ext.anonymousSchemes]) {
+      try {
+        this.schemeDisposers.push(this.resources.register(factory(this)))
+      } catch (e: any) {
+        this.logger.error('profile %s: a scheme handler could not be added: %s', this.profile.id, e?.message ?? e)
+      }
+    }
+  }
+
+  private engine(): WakeEngine {
+    const ext = this.options.extensions
+    if (this.wakeEngine?.version === ext.version) return this.wakeEngine.engine
+    const name = this.profile.wake.engine
+    const factory = ext.wakeEngines.get(name) ?? standardWakeEngine
+    if (!ext.wakeEngines.has(name)) this.logger.warn('profile %s: wake engine "%s" is not registered; using standard', this.profile.id, name)
+    const engine = factory({ bot: this.bot, config: this.profile.wake, sentByBot: id => this.sent.has(id) })
+    this.wakeEngine = { version: ext.version, engine }
+    return engine
+  }
+
+  conversationKey(channel: string): string {
+    return this.profile.mode === 'cross' ? 'cross' : channel
+  }
+
+  conversation(key: string): Promise<Conversation> {
+    let p = this.conversations.get(key)
+    if (!p) {
+      const conv = new Conversation({
+        key,
+        profile: this.profile,
+        bot: this.bot,
+        logger: this.logger,
+        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), this.logger),
+        model: () => this.options.models.get(this.profile.model),
+        system: () => this.systemPrompt(),
+        tools: c => this.tools(c),
+        host: c => createToolHost(this, c),
+        setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t) },
+        now: () => Date.now(),
+      })
+      p = conv.load().then(() => conv)
+      p.catch(() => this.conversations.delete(key))
+      this.conversations.set(key, p)
+    }
+    return p
+  }
+
+  /** A claimed incoming message: stored as a fact, and a turn starts when the wake engine says so. */
+  async receive(fact: Fact): Promise<void> {
+    if (this.stopped) return
+    if (fact.guildId) this.guilds.set(`${fact.bot}\u0000${fact.channel}`, fact.guildId)
+    const wake = this.engine().judge(fact)
+    const conv = await this.conversation(this.conversationKey(fact.channel))
+    conv.receive(fact, wake)
+  }
+
+  /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
+  async wake(channel: string, reason: string): Promise<void> {
+    const conv = await this.conversation(this.conversationKey(channel))
+    if (!conv.lastTarget && this.profile.mode === 'channel') conv.lastTarget = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
+    const req: TurnRequest = { reason: `wake:${reason}`, note: `[wake: ${reason}]` }
+    conv.request(req)
+  }
+
+  guildOf(bot: string, channel: string): { guildId?: string } {
+    const guildId = this.guilds.get(`${bot}\u0000${channel}`)
+    return guildId ? { guildId } : {}
+  }
+
+  rememberSent(ids: string[]): void {
+    for (const id of ids ?? []) this.sent.set(id, true)
+  }
+
+  systemPrompt(): string {
+    const p = this.profile
+    return systemPrompt({
+      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName, now: Date.now(),
+      schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
+      visionModel: !!p.attachment.visionModel,
+    })
+  }
+
+  /** The direct tool catalog of a conversation, rebuilt when another plugin adds or removes a tool. */
+  tools(conv: Conversation): Map<string, Tool> {
+    const ext = this.options.extensions
+    this.syncSchemes()
+    const cached = this.toolCache.get(conv)
+    if (cached?.version === ext.version) return cached.tools
+    const host = conv.deps.host(conv)
+    const tools = new Map<string, Tool>([
+      ['send_message', sendMessageTool(host)],
+      ['read', readTool(this)],
+      ['finish', finishTool()],
+      ['wait', waitTool()],
+    ])
+    for (const [name, factory] of ext.tools) {
+      try {
+        tools.set(name, factory(this))
+      } catch (e: any) {
+        this.logger.error('profile %s: tool "%s" could not be created: %s', this.profile.id, name, e?.message ?? e)
+      }
+    }
+    this.toolCache.set(conv, { version: ext.version, tools })
+    return tools
+  }
+
+  async status() {
+    const out: { key: string; busy: boolean; entries: number; wait?: { seconds?: number; messages?: number; armedAt: number; factsSeen: number } }[] = []
+    for (const p of this.conversations.values()) {
+      const c = await p.catch((): undefined => undefined)
+      if (!c) continue
+      out.push({
+        key: c.key, busy: c.busy, entries: c.entries.length,
+        ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
+      })
+    }
+    return out
+  }
+
+  async reset(channel: string): Promise<string | undefined> {
+    const conv = await this.conversation(this.conversationKey(channel))
+    return conv.reset()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
+    await Promise.all(convs.map(c => c?.stop()))
+    this.schemeDisposers.splice(0).forEach(d => d())
+    this.resources.dispose()
+  }
+}

@@ -1,0 +1,111 @@
+// The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
+import type { ModelMessage, ToolResultPart } from 'ai'
+import { callModel, offerTools, type ModelCall } from '../model/call-model'
+import { toolOutput } from '../exit/tool-output'
+import type { Tool, ToolCallContext, TurnState } from '../tools/types'
+import type { Conversation, TurnRequest } from './conversation'
+import { stepEndsTurn, type StepCall } from './stop-rule'
+import type { Entry } from './types'
+
+const REMINDER = '[reminder: your last reply was plain text, and plain text reaches nobody. Speak with send_message, or call finish to stay silent.]'
+
+export async function runTurn(conv: Conversation, req: TurnRequest): Promise<void> {
+  const { deps } = conv
+  const state: TurnState = { number: ++conv.turnCounter, wokeAt: deps.now() }
+  conv.currentTurn = state
+  const opening: Entry[] = [{ type: 'turn', at: state.wokeAt, turn: state.number, reason: req.reason }]
+  if (req.note) opening.push({ type: 'note', at: state.wokeAt, kind: 'wake', text: req.note })
+  conv.append(opening)
+  let strays = 0
+  try {
+    for (let step = 0; step < conv.profile.maxSteps && !conv.signal.aborted; step++) {
+      conv.flushInbox()
+      const handle = deps.model()
+      if (!handle) {
+        deps.logger.warn('profile %s: model "%s" is not available; the turn ends', conv.profile.id, conv.profile.model)
+        return
+      }
+      const tools = deps.tools(conv)
+      let result
+      try {
+        result = await callModel(handle, { system: deps.system(), messages: conv.messages(), tools: offerTools(tools), signal: conv.signal })
+      } catch (e: any) {
+        if (!conv.signal.aborted) deps.logger.warn('conversation %s: the model call failed, the turn ends: %s', conv.key, describeError(e))
+        return
+      }
+      if (!result.calls.length) {
+        const end = await strayStep(conv, state, result.assistant, result.text, ++strays)
+        if (end) return
+        continue
+      }
+      const calls = await runCalls(conv, state, tools, result.calls)
+      await conv.append([{ type: 'step', at: deps.now(), turn: state.number, messages: stepMessages(result.assistant, calls) }])
+      if (stepEndsTurn(calls)) return
+    }
+  } finally {
+    conv.currentTurn = undefined
+    conv.afterTurn(state)
+  }
+}
+
+interface ExecutedCall extends StepCall {
+  id: string
+  result: ToolResultPart['output']
+}
+
+async function runCalls(conv: Conversation, state: TurnState, tools: Map<string, Tool>, calls: ModelCall[]): Promise<ExecutedCall[]> {
+  // Started in call order, so sends queue in the order the model wrote them.
+  return Promise.all(calls.map(async (c): Promise<ExecutedCall> => {
+    const tool = tools.get(c.name)
+    if (c.invalid || !tool) {
+      const message = c.invalid ?? `unknown tool "${c.name}"`
+      return { id: c.id, name: c.name, valid: false, input: c.input, output: undefined, result: { type: 'error-text', value: message } }
+    }
+    const ctx: ToolCallContext = { callId: c.id, fromProgram: false, signal: conv.signal, turn: state }
+    try {
+      const output = await tool.execute(c.input, ctx)
+      return { id: c.id, name: c.name, valid: true, input: c.input, output, result: await toolOutput(tool, c.input, output) }
+    } catch (e: any) {
+      conv.deps.logger.debug('tool %s failed: %s', c.name, e?.stack ?? e)
+      return { id: c.id, name: c.name, valid: true, input: c.input, output: undefined, result: { type: 'error-text', value: describeError(e) } }
+    }
+  }))
+}
+
+function stepMessages(assistant: ModelMessage | undefined, calls: ExecutedCall[]): ModelMessage[] {
+  const content = calls.map(c => ({ type: 'tool-result' as const, toolCallId: c.id, toolName: c.name, output: c.result }))
+  return [assistant ?? { role: 'assistant', content: [] }, { role: 'tool', content }]
+}
+
+/** A step with no tool call delivered nothing (SPEC §4.6 strayText). Returns true when the turn ends. */
+async function strayStep(conv: Conversation, state: TurnState, assistant: ModelMessage | undefined, text: string, count: number): Promise<boolean> {
+  const { deps } = conv
+  const policy = conv.profile.strayText
+  if (policy === 'drop') return true
+  if (policy === 'send' && text.trim()) {
+    const tool = deps.tools(conv).get('send_message')
+    const target = conv.lastTarget
+    const input = { messages: [text.trim()], mode: 'text' as const, ...(conv.cross && target ? { target: { channel: target.channel, bot: target.bot } } : {}) }
+    const id = `stray-${state.number}-${count}`
+    const output = await tool.execute(input, { callId: id, fromProgram: false, signal: conv.signal, turn: state })
+    // Stored as the send_message call it became, so the mind later sees what it said.
+    await conv.append([{ type: 'step', at: deps.now(), turn: state.number, messages: [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: await toolOutput(tool, input, output) }] },
+    ] }])
+    return true
+  }
+  if (count > 1) return true
+  const stored: Entry[] = []
+  if (assistant && text.trim()) stored.push({ type: 'step', at: deps.now(), turn: state.number, messages: [assistant] })
+  stored.push({ type: 'note', at: deps.now(), kind: 'reminder', text: REMINDER })
+  await conv.append(stored)
+  return false
+}
+
+function describeError(e: any): string {
+  if (!e) return 'unknown error'
+  const cause = e.lastError ?? e.cause
+  const msg = e.message ?? String(e)
+  return cause?.message && !msg.includes(cause.message) ? `${msg} (${cause.message})` : msg
+}

@@ -1,0 +1,44 @@
+// Shapes shared by the runtime core. Nothing here knows Koishi sessions: the edge converts them.
+import type { ModelMessage } from 'ai'
+
+export interface Logger {
+  debug(format: any, ...args: any[]): void
+  info(format: any, ...args: any[]): void
+  warn(format: any, ...args: any[]): void
+  error(format: any, ...args: any[]): void
+}
+
+/** One incoming chat message, already converted by the edge (media src are asset:// URLs). */
+export interface Fact {
+  id: string
+  at: number
+  bot: string            // 'platform:selfId'
+  channel: string        // canonical channel key (see docs/decisions.md)
+  channelName?: string
+  guildId?: string
+  direct: boolean
+  user: { id: string; name: string }
+  content: string        // element markup
+  quote?: { id: string; userId?: string; content?: string }
+  mentionsBot?: boolean
+  quotesBot?: boolean
+}
+
+/** What the runtime needs from the chat platform; the Koishi edge implements it. */
+export interface Platform {
+  isOnline(bot: string): boolean
+  /** Sends one platform message; resolves with its ids, throws with the platform's reason. */
+  send(bot: string, channel: string, content: string, guildId?: string): Promise<string[]>
+  /** Shows a typing indicator where the adapter has one; never throws. */
+  typing?(bot: string, channel: string): Promise<void>
+  /** Fetches remote bytes (assets) through the host's HTTP client. */
+  fetch?(url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<{ data: Buffer; mediaType?: string }>
+}
+
+export type WakeReason = string
+
+export type Entry =
+  | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason }
+  | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
+  | { type: 'step'; at: number; turn: number; messages: ModelMessage[] }
+  | { type: 'turn'; at: number; turn: number; reason: string }

@@ -1,0 +1,199 @@
+import { acquire, release, type SandboxWorker, type WorkerEvent } from './pool'
+import { normalizeLimits, WATCHDOG_GRACE_MS, type Limits } from './limits'
+import { clearRealTimeout, now, queueRealMicrotask, setRealTimeout } from './timers'
+import type { HostTool, ProgramError, ProgramOutcome, RunOptions } from './types'
+
+let nextRunId = 1
+
+const MAX_ERROR_CHARS = 16_384
+
+const describeError = (e: unknown) => {
+  try {
+    const m = e !== null && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e)
+    return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}…` : m
+  } catch {
+    return 'unknown error'
+  }
+}
+
+const named = (name: string, message: string) => Object.assign(new Error(message), { name })
+
+/**
+ * Run `code` (the body of an async function) in a fresh QuickJS instance on a worker thread.
+ * Never throws, never hangs: every path ends in a ProgramOutcome.
+ */
+export async function runProgram(code: string, opts: RunOptions): Promise<ProgramOutcome> {
+  const started = now()
+  let session: Session | undefined
+  try {
+    const limits = normalizeLimits(opts.limits)
+    if (opts.signal?.aborted) return failed(started, { name: 'AbortError', message: 'the program was aborted by the host' })
+    let worker: SandboxWorker
+    try {
+      worker = await acquire(limits.pages)
+    } catch (e) {
+      return failed(started, { name: 'SandboxError', message: `could not start the sandbox: ${describeError(e)}` })
+    }
+    session = new Session(worker, String(code), opts, limits, started)
+    return await session.done
+  } catch (e) {
+    return failed(started, { name: 'SandboxError', message: `internal sandbox failure: ${describeError(e)}` }, session)
+  }
+}
+
+function failed(started: number, error: ProgramError, s?: Session): ProgramOutcome {
+  return { ok: false, error, logs: s?.logs ?? [], stats: { wallMs: now() - started, toolCalls: s?.toolCalls ?? 0 } }
+}
+
+/** The host side of one program: proxies tool calls, owns the deadline and the watchdog. */
+class Session {
+  readonly done: Promise<ProgramOutcome>
+  readonly logs: string[] = []
+  toolCalls = 0
+  private resolve!: (o: ProgramOutcome) => void
+  private finished = false
+  private readonly id = nextRunId++
+  private readonly abort = new AbortController()
+  private outbox: unknown[] = []
+  private flushQueued = false
+  private deadlineTimer: ReturnType<typeof setTimeout>
+  private watchdogTimer: ReturnType<typeof setTimeout>
+  private readonly onAbort = () => this.hostAbort()
+
+  constructor(
+    private readonly worker: SandboxWorker,
+    code: string,
+    private readonly opts: RunOptions,
+    private readonly limits: Limits,
+    private readonly started: number,
+  ) {
+    this.done = new Promise((resolve) => { this.resolve = resolve })
+    const names = Object.keys(opts.tools ?? {}).filter((k) => typeof opts.tools[k] === 'function')
+    const { maxToolOutputBytes: _, ...workerLimits } = limits
+    worker.listener = (e) => this.onEvent(e)
+    worker.post(['run', this.id, code, JSON.stringify(names), workerLimits])
+    // The worker enforces the deadline itself; these timers stop the tools and catch a stuck worker
+    this.deadlineTimer = setRealTimeout(() => this.abortTools('TimeoutError', 'the program timed out'), limits.timeoutMs)
+    this.watchdogTimer = setRealTimeout(() => this.kill({
+      name: 'TimeoutError',
+      message: `the program exceeded its time limit of ${limits.timeoutMs} ms and was stopped by the watchdog`,
+    }), limits.timeoutMs + WATCHDOG_GRACE_MS)
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true })
+  }
+
+  private onEvent(e: WorkerEvent) {
+    if (this.finished) return
+    if (e.type === 'exit') {
+      const oom = /ERR_WORKER_OUT_OF_MEMORY/.test(String((e.error as { code?: string }).code))
+      return this.end(oom
+        ? { ok: false, error: { name: 'MemoryLimitError', message: 'the sandbox worker ran out of memory' } }
+        : { ok: false, error: { name: 'SandboxError', message: e.error.message } })
+    }
+    const m = e.data
+    if (m[1] !== this.id) return
+    if (m[0] === 'calls') {
+      this.addLogs(m[3] as string[] | null)
+      const calls = m[2] as Array<number | string | null>
+      for (let i = 0; i < calls.length; i += 3) this.callTool(calls[i] as number, calls[i + 1] as string, calls[i + 2] as string | null)
+    } else if (m[0] === 'done') {
+      this.addLogs(m[3] as string[] | null)
+      this.toolCalls = Math.max(this.toolCalls, m[4] as number)
+      const result = m[2] as { json?: string | null } & Partial<ProgramError>
+      const peak = m[5] as number | null
+      if (result.name !== undefined) return this.end({ ok: false, error: result as ProgramError }, peak)
+      let value: unknown = null
+      try {
+        if (result.json != null) value = JSON.parse(result.json)
+      } catch (err) {
+        return this.end({ ok: false, error: { name: 'SandboxError', message: `unreadable result: ${describeError(err)}` } }, peak)
+      }
+      this.end({ ok: true, value }, peak)
+    }
+  }
+
+  private callTool(id: number, name: string, json: string | null) {
+    if (!Object.prototype.hasOwnProperty.call(this.opts.tools, name)) return this.reply(id, 1, ['TypeError', `unknown tool "${name}"`])
+    const tool: HostTool = this.opts.tools[name]
+    this.toolCalls++
+    let p: Promise<unknown>
+    try {
+      p = Promise.resolve(tool(json === null ? undefined : JSON.parse(json), { signal: this.abort.signal }))
+    } catch (e) {
+      p = Promise.reject(e)
+    }
+    p.then(
+      (out) => this.toolDone(id, name, out),
+      (e) => this.reply(id, 1, ['ToolError', `tool "${name}" failed: ${describeError(e)}`]),
+    )
+  }
+
+  private toolDone(id: number, name: string, out: unknown) {
+    if (this.finished) return
+    let json: string | undefined
+    try {
+      json = JSON.stringify(out)
+    } catch (e) {
+      return this.reply(id, 1, ['ToolError', `tool "${name}" failed: its output is not JSON-serializable (${describeError(e)})`])
+    }
+    if (json === undefined) return this.reply(id, 0, null)
+    const max = this.limits.maxToolOutputBytes
+    if (json.length > max / 3) {
+      const bytes = Buffer.byteLength(json)
+      if (bytes > max) return this.reply(id, 1, ['OutputTooLarge', `tool "${name}" output is ${bytes} bytes of JSON; the limit is ${max}`])
+    }
+    this.reply(id, 0, json)
+  }
+
+  // Results settled in the same microtask burst go to the worker in one message
+  private reply(id: number, kind: 0 | 1, payload: unknown) {
+    // Past the deadline or an abort, tool failures caused by the abort must not reach the program
+    if (this.finished || this.abort.signal.aborted) return
+    this.outbox.push(id, kind, payload)
+    if (this.flushQueued) return
+    this.flushQueued = true
+    queueRealMicrotask(() => {
+      this.flushQueued = false
+      if (this.finished || !this.outbox.length) return
+      const batch = this.outbox
+      this.outbox = []
+      this.worker.post(['res', this.id, batch])
+    })
+  }
+
+  private addLogs(lines: string[] | null) {
+    if (lines) for (const l of lines) this.logs.push(l)
+  }
+
+  private abortTools(name: string, message: string) {
+    if (!this.abort.signal.aborted) this.abort.abort(named(name, message))
+  }
+
+  private hostAbort() {
+    if (this.finished) return
+    this.abortTools('AbortError', 'the program was aborted')
+    this.worker.interrupt(this.id)
+    this.worker.post(['abort', this.id])
+    clearRealTimeout(this.watchdogTimer)
+    this.watchdogTimer = setRealTimeout(() => this.kill({ name: 'AbortError', message: 'the program was aborted by the host' }), WATCHDOG_GRACE_MS)
+  }
+
+  /** The worker is stuck (e.g. in a long native op inside wasm): terminate it; the pool replaces it. */
+  private kill(error: ProgramError) {
+    if (this.finished) return
+    this.worker.listener = null
+    this.worker.kill()
+    this.end({ ok: false, error })
+  }
+
+  private end(o: { ok: true; value: unknown } | { ok: false; error: ProgramError }, peak?: number | null) {
+    if (this.finished) return
+    this.finished = true
+    clearRealTimeout(this.deadlineTimer)
+    clearRealTimeout(this.watchdogTimer)
+    this.opts.signal?.removeEventListener('abort', this.onAbort)
+    this.abortTools('AbortError', 'the program has ended')
+    release(this.worker)
+    const stats = { wallMs: now() - this.started, toolCalls: this.toolCalls, ...(peak != null ? { peakMemoryBytes: peak } : {}) }
+    this.resolve({ ...o, logs: this.logs, stats })
+  }
+}

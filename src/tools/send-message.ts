@@ -1,0 +1,140 @@
+// send_message — the only way the mind speaks (SPEC §4.1).
+import { h } from 'koishi'
+import { z } from 'zod'
+import type { SendTarget, Tool, ToolCallContext, ToolHost } from './types'
+import { typingDelay } from '../typing/delay'
+import { visibleText } from '../util/elements'
+
+const DESCRIPTION = `Speak in the chat: the ONLY way anyone sees what you say. Each item of \`messages\` becomes one chat message, sent in order with a human typing pause before each.
+- mode "element" (default): Koishi element markup, e.g. <at id="123"/>, <quote id="m456"/>, <img src="local://cat.png"/>. Media src may be asset://, artifact://, local://, workspace:// (sent as data), http(s):// or data:. Escape a literal < as &lt;. mode "text": sent literally.
+- After a successful call without continue:true your turn ends. Set continue:true to keep working (read more, send more) after this call.
+- Returns {ok:true, ids} or {ok:false, error:{name,message}, sent, failedAt}: messages before failedAt were delivered, the rest were not.`
+
+const CROSS_NOTE = `\n- This mind serves several channels: \`target\` is REQUIRED; copy channel (and bot) from the [channel ...] header of the conversation you answer.`
+
+const MEDIA = new Set(['img', 'image', 'audio', 'video', 'file'])
+const RESOURCE_SCHEMES = /^(asset|artifact|local|workspace):\/\//i
+
+const targetSchema = z.object({
+  channel: z.string().min(1).describe('channel key as shown in a [channel ...] header'),
+  bot: z.string().optional().describe('platform:selfId; defaults to this bot'),
+})
+
+const inputSchema = z.object({
+  messages: z.array(z.string()).min(1).max(20).describe('1 to 20 chat messages, sent in order'),
+  mode: z.enum(['element', 'text']).optional().describe('element (default): element markup; text: literal text'),
+  target: targetSchema.optional().describe('cross mode only: where to send'),
+  continue: z.boolean().optional().describe('true: keep the turn going after this call'),
+})
+
+export type SendMessageInput = z.infer<typeof inputSchema>
+
+export interface Dropped { src: string; code: string; message: string }
+export type SendMessageResult =
+  | { ok: true; ids: string[]; dropped?: Dropped[] }
+  | { ok: false; error: { name: string; message: string }; sent: string[]; failedAt: number; dropped?: Dropped[] }
+
+class SendError extends Error {
+  constructor(readonly kind: string, message: string, readonly index = 0) {
+    super(message)
+  }
+}
+
+function isEmpty(elements: h[]): boolean {
+  return elements.every(el => el.type === 'text' ? !String(el.attrs.content ?? '').trim() : false)
+}
+
+async function resolveMediaIn(elements: h[], host: ToolHost, dropped: Dropped[], signal: AbortSignal): Promise<h[]> {
+  const out: h[] = []
+  for (const el of elements) {
+    const src = typeof el.attrs?.src === 'string' ? el.attrs.src : undefined
+    if (MEDIA.has(el.type) && src && RESOURCE_SCHEMES.test(src)) {
+      try {
+        const media = await host.resolveMedia(src, signal)
+        const attrs: Record<string, any> = { ...el.attrs, src: `data:${media.mediaType};base64,${media.data.toString('base64')}` }
+        if (el.type === 'file' && media.filename && !attrs.title) attrs.title = media.filename
+        out.push(h(el.type, attrs, el.children))
+      } catch (e: any) {
+        dropped.push({ src, code: e?.code ?? 'read_failed', message: e?.message ?? String(e) })
+      }
+      continue
+    }
+    out.push(el.children?.length ? h(el.type, el.attrs, await resolveMediaIn(el.children, host, dropped, signal)) : el)
+  }
+  return out
+}
+
+function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
+  if (host.mode === 'cross') {
+    if (!input.target) throw new SendError('TargetRequired', 'this mind serves several channels: pass target {channel, bot?} copied from a [channel ...] header')
+    const t = host.resolveTarget(input.target)
+    if ('error' in t) throw new SendError('InvalidTarget', t.error)
+    return t
+  }
+  const own = host.ownTarget()
+  if (!own) throw new SendError('InvalidTarget', 'this conversation has no channel to speak in')
+  if (input.target) {
+    const t = host.resolveTarget(input.target)
+    if ('error' in t || t.channel !== own.channel || t.bot !== own.bot) {
+      throw new SendError('InvalidTarget', `this conversation speaks only in channel "${own.channel}"; leave target out`)
+    }
+  }
+  return own
+}
+
+export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
+  return {
+    description: DESCRIPTION + (host.mode === 'cross' ? CROSS_NOTE : ''),
+    inputSchema,
+    execute: (input, ctx) => sendMessages(input, ctx, host),
+  }
+}
+
+async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost): Promise<SendMessageResult> {
+  const dropped: Dropped[] = []
+  const sent: string[] = []
+  let index = 0
+  try {
+    const target = pickTarget(input, host)
+    if (!host.isOnline(target.bot)) throw new SendError('BotUnavailable', `bot ${target.bot} is not online`)
+    // Parse and resolve everything first: bad input fails before anything is sent.
+    const prepared: { content: string; text: string }[] = []
+    for (; index < input.messages.length; index++) {
+      const raw = input.messages[index]
+      const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
+      const elements = await resolveMediaIn(parsed, host, dropped, ctx.signal)
+      if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
+      prepared.push({ content: elements.join(''), text: visibleText(elements) })
+    }
+    index = 0
+    await host.serialize(async () => {
+      for (; index < prepared.length; index++) {
+        const { content, text } = prepared[index]
+        let delay = typingDelay(text, host.typing, () => host.random())
+        // The model's thinking since the wake-up (or the last message) counts as typing.
+        if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
+        if (delay > 0) {
+          host.showTyping(target)
+          await host.sleep(delay)
+        }
+        let ids: string[]
+        try {
+          ids = await host.deliver(target, content)
+        } catch (e: any) {
+          throw new SendError('SendFailed', e?.message || String(e), index)
+        }
+        sent.push(...(ids ?? []))
+        ctx.turn.lastSpokeAt = host.now()
+      }
+    })
+    return dropped.length ? { ok: true, ids: sent, dropped } : { ok: true, ids: sent }
+  } catch (e: any) {
+    const error = e instanceof SendError
+      ? { name: e.kind, message: e.message }
+      : { name: 'SendFailed', message: e?.message ?? String(e) }
+    const failedAt = e instanceof SendError ? e.index : index
+    const result: SendMessageResult = { ok: false, error, sent, failedAt }
+    if (dropped.length) result.dropped = dropped
+    return result
+  }
+}

@@ -1,0 +1,21 @@
+/** Runs tasks one after another, in the order they were queued; a failure does not block the next. */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve()
+  private size = 0
+
+  get pending(): number {
+    return this.size
+  }
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    this.size++
+    const result = this.tail.then(task)
+    this.tail = result.then(() => {}, () => {}).finally(() => { this.size-- })
+    return result
+  }
+
+  /** Resolves when everything queued so far has settled. */
+  idle(): Promise<void> {
+    return this.tail.then(() => {})
+  }
+}

@@ -1,0 +1,211 @@
+// Self-test of the fake server, driven through the real AI SDK provider over HTTP.
+import { expect } from 'chai'
+import { generateText, stepCountIs, streamText, tool } from 'ai'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { z } from 'zod'
+import FakeTimers from '@sinonjs/fake-timers'
+import { FakeOpenAI, imagePartsOf, lastUserText, messagesOf, toolNamesOf, toolResultsOf } from './support/fake-openai'
+
+describe('fake-openai', () => {
+  let fake: FakeOpenAI
+
+  beforeEach(async () => {
+    fake = await FakeOpenAI.start()
+  })
+
+  afterEach(async () => {
+    await fake.close()
+  })
+
+  function model(includeUsage = false) {
+    return createOpenAICompatible({ name: 'fake', baseURL: fake.baseURL, apiKey: 'k', includeUsage }).chatModel('m')
+  }
+
+  function echoTool(seen: unknown[]) {
+    return tool({
+      description: 'echo a word',
+      inputSchema: z.object({ word: z.string(), times: z.number() }),
+      execute: async (input) => {
+        seen.push(input)
+        return `echoed ${input.word} x${input.times}`
+      },
+    })
+  }
+
+  it('runs a scripted tool call and records the tool result in the next request', async () => {
+    fake.script(
+      { toolCalls: [{ name: 'echo', arguments: { word: 'hi', times: 2 } }] },
+      { content: 'done' },
+    )
+    const seen: unknown[] = []
+    const result = await generateText({
+      model: model(),
+      prompt: 'say hi',
+      tools: { echo: echoTool(seen) },
+      stopWhen: stepCountIs(2),
+    })
+
+    expect(seen).to.deep.equal([{ word: 'hi', times: 2 }])
+    expect(result.text).to.equal('done')
+    expect(result.steps).to.have.length(2)
+    expect(fake.requests).to.have.length(2)
+    expect(fake.pending()).to.equal(0)
+
+    const [first, second] = fake.requests
+    expect(first.path).to.equal('/v1/chat/completions')
+    expect(first.headers.authorization).to.equal('Bearer k')
+    expect(first.body.model).to.equal('m')
+    expect(toolNamesOf(first)).to.deep.equal(['echo'])
+    expect(lastUserText(first)).to.equal('say hi')
+
+    const assistant = messagesOf(second).find((m) => m.role === 'assistant')
+    expect(assistant.tool_calls[0]).to.deep.include({ id: 'call_1', type: 'function' })
+    expect(JSON.parse(assistant.tool_calls[0].function.arguments)).to.deep.equal({ word: 'hi', times: 2 })
+    expect(toolResultsOf(second)).to.deep.equal([{ tool_call_id: 'call_1', content: 'echoed hi x2' }])
+  })
+
+  it('streams the same tool call (with usage chunk) through streamText', async () => {
+    fake.script(
+      { reasoning: 'thinking', toolCalls: [{ name: 'echo', arguments: { word: 'yo', times: 3 }, id: 'call_custom' }] },
+      { content: 'streamed done' },
+    )
+    const seen: unknown[] = []
+    const s = streamText({
+      model: model(true),
+      prompt: 'stream it',
+      tools: { echo: echoTool(seen) },
+      stopWhen: stepCountIs(2),
+    })
+    const text = await s.text
+    const steps = await s.steps
+
+    expect(text).to.equal('streamed done')
+    expect(seen).to.deep.equal([{ word: 'yo', times: 3 }])
+    expect(steps[0].reasoningText).to.equal('thinking')
+    expect(steps[0].finishReason).to.equal('tool-calls')
+    expect(steps[0].usage.inputTokens).to.be.a('number')
+    expect(fake.requests).to.have.length(2)
+    expect(fake.requests[0].body.stream).to.equal(true)
+    expect(fake.requests[0].body.stream_options).to.deep.equal({ include_usage: true })
+    expect(toolResultsOf(fake.requests[1])).to.deep.equal([{ tool_call_id: 'call_custom', content: 'echoed yo x3' }])
+  })
+
+  it('sends malformed argument strings as-is', async () => {
+    fake.script({ toolCalls: [{ name: 'echo', arguments: '{"word": "oops"' }] }, { content: 'recovered' })
+    const seen: unknown[] = []
+    const result = await generateText({
+      model: model(),
+      prompt: 'x',
+      tools: { echo: echoTool(seen) },
+      stopWhen: stepCountIs(2),
+    })
+    // the SDK turns unparsable input into a tool-error result instead of executing
+    expect(seen).to.deep.equal([])
+    expect(result.steps[0].content.some((p) => p.type === 'tool-error')).to.equal(true)
+    expect(toolResultsOf(fake.requests[1])[0].tool_call_id).to.equal('call_1')
+  })
+
+  it('retries a 500 once with maxRetries 1, then errors', async () => {
+    fake.script({ status: 500, error: 'boom' }, { status: 500, error: 'boom again' })
+    let error: any
+    try {
+      await generateText({ model: model(), prompt: 'x', maxRetries: 1 })
+    } catch (e) {
+      error = e
+    }
+    expect(error).to.be.instanceOf(Error)
+    expect(String(error.message)).to.include('boom again')
+    expect(fake.requests).to.have.length(2)
+  })
+
+  it('fails an unscripted request quickly with a clear message', async () => {
+    let error: any
+    try {
+      await generateText({ model: model(), prompt: 'x' })
+    } catch (e) {
+      error = e
+    }
+    expect(error?.message).to.include('fake-openai: no scripted reply for request #0')
+    expect(error.statusCode).to.equal(400)
+    expect(fake.requests).to.have.length(1)
+  })
+
+  it('uses the fallback when the queue is empty, and function replies see the request', async () => {
+    fake.fallback((req) => ({ content: `you said ${lastUserText(req)}` }))
+    const a = await generateText({ model: model(), prompt: 'one' })
+    const b = await generateText({ model: model(), prompt: [{ role: 'user', content: [{ type: 'text', text: 'tw' }, { type: 'text', text: 'o' }] }] })
+    expect(a.text).to.equal('you said one')
+    expect(b.text).to.equal('you said two')
+    fake.reset()
+    expect(fake.requests).to.have.length(0)
+  })
+
+  it('exposes user image parts as data URLs', async () => {
+    fake.script({ content: 'nice picture' })
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    await generateText({
+      model: model(),
+      messages: [{
+        role: 'user',
+        content: [{ type: 'text', text: 'look' }, { type: 'image', image: png, mediaType: 'image/png' }],
+      }],
+    })
+    expect(imagePartsOf(fake.requests[0])).to.deep.equal([`data:image/png;base64,${png.toString('base64')}`])
+    expect(lastUserText(fake.requests[0])).to.equal('look')
+  })
+
+  it('aborts a hanging reply and still closes cleanly', async () => {
+    fake.script({ hang: true })
+    const controller = new AbortController()
+    const call = generateText({ model: model(), prompt: 'x', maxRetries: 0, abortSignal: controller.signal })
+    const settled = call.then((): unknown => undefined, (e): any => e)
+    await fake.waitForRequests(1)
+    controller.abort()
+    const error = await settled
+    expect(error).to.be.instanceOf(Error)
+    expect(error.name).to.match(/Abort/)
+    await fake.close()
+  })
+
+  it('closes while a request is still hanging', async () => {
+    fake.script({ hang: true })
+    const call = generateText({ model: model(), prompt: 'x', maxRetries: 0 }).then((): unknown => undefined, (e): unknown => e)
+    await fake.waitForRequests(1)
+    await fake.close()
+    expect(await call).to.be.instanceOf(Error)
+  })
+
+  it('rejects waitForRequests on timeout with a clear message', async () => {
+    let error: any
+    try {
+      await fake.waitForRequests(1, 50)
+    } catch (e) {
+      error = e
+    }
+    expect(error?.message).to.include('timed out after 50ms waiting for 1 request(s), got 0')
+  })
+
+  it('keeps real time for delayMs and waitForRequests under fake timers', async () => {
+    // nextTick must stay real: node's HTTP stack needs it, and fake-timers fakes it by default
+    const clock = FakeTimers.install({ toNotFake: ['nextTick', 'queueMicrotask'] })
+    try {
+      fake.script({ content: 'late', delayMs: 30 })
+      const result = await generateText({ model: model(), prompt: 'x', maxRetries: 0 })
+      expect(result.text).to.equal('late')
+      const error = await fake.waitForRequests(2, 30).then((): unknown => undefined, (e): any => e)
+      expect(error?.message).to.include('timed out after 30ms')
+    } finally {
+      clock.uninstall()
+    }
+  })
+
+  it('answers GET /v1/models and 404s unknown paths', async () => {
+    const models = await fetch(`${fake.baseURL}/models`)
+    expect(models.status).to.equal(200)
+    expect((await models.json()).data).to.have.length(1)
+    const missing = await fetch(`${fake.baseURL}/nope`, { method: 'POST', body: '{}' })
+    expect(missing.status).to.equal(404)
+    expect((await missing.json()).error.message).to.include('unknown route')
+    expect(fake.requests).to.have.length(0)
+  })
+})

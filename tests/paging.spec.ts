@@ -1,0 +1,338 @@
+import { expect } from 'chai'
+import fc from 'fast-check'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pageString, renderTruncatedNote, sliceLineRange, TEXT_BUDGET, type Budget, type Page } from '../src/exit/paging'
+import { ResourceError } from '../src/resources/errors'
+import { composeSelectors, parseFileUrl, withOffset, type FileUrl, type LineRange } from '../src/resources/file-url'
+import { clearTextSourceCache, looksBinary, readFilePage, readFileRangeText, type FilePageResult } from '../src/resources/text-source'
+
+const SMALL: Budget = { lines: 6, units: 160 }
+/** Bounds a failing run's shrinking too, so a regression reports instead of hanging CI. */
+const limited = (numRuns: number) => ({ numRuns, plugins: [fc.interruptAfterTimeLimit(15_000)] })
+
+let dir: string
+let fileCount = 0
+
+before(() => { dir = mkdtempSync(join(tmpdir(), 'kotodama-paging-')) })
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+function writeTemp(content: string | Uint8Array): string {
+  const path = join(dir, `t${fileCount++}.txt`)
+  writeFileSync(path, content)
+  return path
+}
+
+// ---------------------------------------------------------------- oracles
+
+function lineCount(text: string): number {
+  return text.split('\n').length - (text.endsWith('\n') || !text ? 1 : 0)
+}
+
+/** Lines with their terminators, split independently of the code under test. */
+function expectedRange(text: string, range?: LineRange): string {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? []
+  if (!range) return text
+  return lines.slice(range.start - 1, range.end === undefined ? undefined : Math.max(range.start - 1, range.end)).join('')
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff
+
+function continueOffset(note: string): { url: FileUrl, offset: number } {
+  const match = /^\[truncated[^\n]*read\(\{url: ("(?:[^"\\]|\\.)*")\}\)/.exec(note)
+  expect(match, note).to.not.equal(null)
+  const url = parseFileUrl(JSON.parse(match[1]))
+  return { url, offset: url.offset ?? 0 }
+}
+
+function noteLength(url: FileUrl, next: number): number {
+  return renderTruncatedNote(withOffset(url, next)).length
+}
+
+/** A page that uses one more line (or code point) than `body` would not fit. */
+function expectMaximal(rest: string, body: string, url: FileUrl, offset: number, budget: Budget): void {
+  let alt: string
+  if (body.endsWith('\n')) {
+    const nl = rest.indexOf('\n', body.length)
+    alt = nl < 0 ? rest : rest.slice(0, nl + 1)
+  } else {
+    alt = rest.slice(0, body.length + (isHigh(rest.charCodeAt(body.length)) ? 2 : 1))
+  }
+  if (alt === rest) {
+    expect(rest.length > budget.units || lineCount(rest) > budget.lines, 'the rest fits on one page').to.equal(true)
+    return
+  }
+  const separator = alt.endsWith('\n') ? 0 : 1
+  const units = alt.length + separator + noteLength(url, offset + alt.length)
+  expect(units > budget.units || lineCount(alt) + 1 > budget.lines, `page could hold ${JSON.stringify(alt.slice(body.length))}`).to.equal(true)
+}
+
+function checkPage(page: Page, rangeText: string, offset: number, url: FileUrl, budget: Budget): number | undefined {
+  const { body, note, rendered } = page
+  expect(rangeText.startsWith(body, offset), 'body is the range text at offset').to.equal(true)
+  expect(rendered.length, 'units').to.be.at.most(budget.units)
+  expect(lineCount(rendered), 'lines').to.be.at.most(budget.lines)
+  if (body) {
+    expect(isLow(body.charCodeAt(0)), 'starts inside a pair').to.equal(false)
+    expect(isHigh(body.charCodeAt(body.length - 1)), 'ends inside a pair').to.equal(false)
+  }
+  if (note === undefined) {
+    expect(offset + body.length, 'last page reaches the end').to.equal(rangeText.length)
+    expect(rendered).to.equal(body)
+    expect(page.nextOffset).to.equal(undefined)
+    return undefined
+  }
+  expect(note).to.match(/^\[truncated/).and.not.include('\n')
+  expect(rendered).to.equal(body + (body.endsWith('\n') ? '' : '\n') + note)
+  const next = continueOffset(note)
+  expect(next.offset).to.equal(offset + body.length).and.equal(page.nextOffset)
+  expect(next.url.selectors).to.deep.equal(url.selectors)
+  expect(body.length, 'progress').to.be.above(0)
+  expectMaximal(rangeText.slice(offset), body, url, offset, budget)
+  return next.offset
+}
+
+// ---------------------------------------------------------------- generators
+
+const shortChar = fc.constantFrom('a', 'b', ' ', 'é', '中', '文', 'ア', '😀', '🎉', '\r', '\t', '"')
+
+/** Many short lines (CJK, emoji, CR, empty) with a few lines longer than the whole budget. */
+function textArb(budget: Budget) {
+  const short = fc.array(shortChar, { maxLength: 40 }).map((chars) => chars.join(''))
+  const content = fc.oneof({ arbitrary: short, weight: 4 }, { arbitrary: fc.constant(''), weight: 1 })
+  const line = fc.tuple(content, fc.constantFrom('\n', '\n', '\r\n')).map(([c, ending]) => c + ending)
+  const long = fc.tuple(
+    fc.constantFrom('x', '中', '😀', 'ab😀', 'a\r'),
+    fc.integer({ min: budget.units + 1, max: Math.floor(budget.units * 1.6) }),
+    fc.constantFrom('\n', '\r\n', ''),
+  ).map(([unit, units, ending]) => unit.repeat(Math.ceil(units / unit.length)) + ending)
+  const insert = fc.tuple(long, fc.nat())
+  return fc.record({
+    lines: fc.array(line, { maxLength: budget.lines * 3, size: 'max' }),
+    longs: fc.array(insert, { maxLength: 3 }),
+    tail: fc.oneof(fc.constant(''), short),
+  }).map(({ lines, longs, tail }) => {
+    for (const [text, at] of longs) lines.splice(at % (lines.length + 1), 0, text.endsWith('\n') ? text : text + '\n')
+    return lines.join('') + tail
+  })
+}
+
+function selectorArb(maxLine: number) {
+  const n = fc.integer({ min: 1, max: maxLine })
+  return fc.oneof(
+    n.map((a) => `:${a}`),
+    fc.tuple(n, fc.integer({ min: 0, max: maxLine })).map(([a, d]) => `:${a}-${a + d}`),
+    fc.tuple(n, fc.integer({ min: 1, max: maxLine })).map(([a, c]) => `:${a}+${c}`),
+  )
+}
+
+function urlArb(budget: Budget) {
+  return fc.array(selectorArb(budget.lines * 2), { maxLength: 2 }).map((s) => parseFileUrl(`local://dir/t%3A1.txt${s.join('')}`))
+}
+
+// ---------------------------------------------------------------- runners
+
+function pagesOfString(rangeText: string, url: FileUrl, budget: Budget): string {
+  let out = ''
+  for (let offset: number | undefined = 0, n = 0; offset !== undefined; n++) {
+    expect(n, 'too many pages').to.be.below(10_000)
+    const page = pageString(rangeText, offset, (k) => withOffset(url, k), budget)
+    out += page.body
+    offset = checkPage(page, rangeText, offset, url, budget)
+  }
+  return out
+}
+
+function checkSource(page: FilePageResult, text: string, range: LineRange | undefined, offset: number): void {
+  const startIndex = text.length - expectedRange(text, range ? { start: range.start } : undefined).length
+  const index = startIndex + offset
+  const before = text.slice(0, index)
+  if (index < text.length || (range?.end === undefined && offset > 0)) {
+    expect(page.source.line, 'source.line').to.equal(before.split('\n').length)
+    expect(page.source.column, 'source.column').to.equal(index - before.lastIndexOf('\n'))
+  }
+  expect(page.source.offset).to.equal(offset)
+  const total = lineCount(text)
+  expect(page.range.startLine).to.equal(range?.start ?? 1)
+  if (page.range.totalLines !== undefined) expect(page.range.totalLines).to.equal(total)
+  if (page.range.totalChars !== undefined) expect(page.range.totalChars).to.equal(text.length)
+  if (page.range.endLine !== undefined && !(range?.end < range?.start)) expect(page.range.endLine).to.equal(Math.min(range?.end ?? Infinity, total))
+}
+
+async function pagesOfFile(path: string, text: string, rangeText: string, url: FileUrl, budget: Budget, coldMask: number): Promise<string> {
+  const range = composeSelectors(url.selectors)
+  let out = ''
+  for (let offset: number | undefined = 0, n = 0; offset !== undefined; n++) {
+    expect(n, 'too many pages').to.be.below(10_000)
+    if ((coldMask >> (n % 30)) & 1) clearTextSourceCache()
+    const page = await readFilePage({ path, range, offset, continueUrl: (k) => withOffset(url, k), budget })
+    checkSource(page, text, range, offset)
+    out += page.body
+    offset = checkPage(page, rangeText, offset, url, budget)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- properties
+
+describe('paging properties', () => {
+  for (const [name, budget, numRuns] of [['small budget', SMALL, 300], ['real budget', TEXT_BUDGET, 40]] as const) {
+    it(`pageString reproduces every range (${name})`, () => {
+      fc.assert(fc.property(textArb(budget), urlArb(budget), (text, url) => {
+        const range = composeSelectors(url.selectors)
+        const rangeText = expectedRange(text, range)
+        expect(sliceLineRange(text, range)).to.equal(rangeText)
+        expect(pagesOfString(rangeText, url, budget)).to.equal(rangeText)
+      }), limited(numRuns))
+    })
+
+    it(`readFilePage reproduces every range, warm or cold (${name})`, async () => {
+      await fc.assert(fc.asyncProperty(textArb(budget), urlArb(budget), fc.nat(), async (text, url, coldMask) => {
+        const path = writeTemp(text)
+        try {
+          const range = composeSelectors(url.selectors)
+          const rangeText = expectedRange(text, range)
+          expect(await pagesOfFile(path, text, rangeText, url, budget, coldMask)).to.equal(rangeText)
+          expect(await readFileRangeText(path, range)).to.equal(rangeText)
+        } finally {
+          rmSync(path)
+        }
+      }), limited(numRuns))
+    })
+  }
+
+  it('decodes arbitrary bytes the same way page by page as in one read', async () => {
+    const piece = fc.oneof(
+      fc.constantFrom('a', '\n', 'é', '中', '😀', '\r\n').map((s) => [...Buffer.from(s)]),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom([0xef, 0xbf, 0xbd], [0xf0, 0x9f], [0xe4, 0xb8]),
+    )
+    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 300 }), urlArb(SMALL), fc.nat(), async (pieces, url, coldMask) => {
+      const bytes = Uint8Array.from(pieces.flat())
+      const path = writeTemp(bytes)
+      try {
+        const text = await readFileRangeText(path)
+        if (!text.includes('\uFFFD')) expect(text).to.equal(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))
+        const range = composeSelectors(url.selectors)
+        const rangeText = expectedRange(text, range)
+        expect(await pagesOfFile(path, text, rangeText, url, SMALL, coldMask)).to.equal(rangeText)
+      } finally {
+        rmSync(path)
+      }
+    }), limited(100))
+  })
+})
+
+// ---------------------------------------------------------------- examples
+
+describe('paging examples', () => {
+  const url = parseFileUrl('local://big.txt')
+  const continueUrl = (k: number) => withOffset(url, k)
+
+  beforeEach(() => clearTextSourceCache())
+
+  it('pages a 5,000-line file to the end in 3 pages', async () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}\n`).join('')
+    const path = writeTemp(text)
+    const pages: FilePageResult[] = []
+    for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1).nextOffset) {
+      pages.push(await readFilePage({ path, offset, continueUrl }))
+    }
+    expect(pages.map((p) => p.source.line)).to.deep.equal([1, 2000, 3999])
+    expect(pages.map((p) => lineCount(p.rendered))).to.deep.equal([2000, 2000, 1002])
+    expect(pages.map((p) => p.body).join('')).to.equal(text)
+    expect(pages[0].range).to.deep.equal({ startLine: 1, endLine: 5000, totalLines: 5000, totalChars: text.length })
+    expect(pages[0].note).to.equal(`[truncated; to continue, call read({url: "local://big.txt?offset=${pages[1].source.offset}"})]`)
+  })
+
+  it('cuts a line longer than the budget and gives the position of the rest', async () => {
+    const text = 'head\n' + 'x'.repeat(70_000) + '\ntail\n'
+    const path = writeTemp(text)
+    const first = await readFilePage({ path, range: { start: 2 }, continueUrl })
+    expect(first.rendered.length).to.equal(TEXT_BUDGET.units)
+    expect(first.body).to.equal('x'.repeat(first.nextOffset))
+    const second = await readFilePage({ path, range: { start: 2 }, offset: first.nextOffset, continueUrl })
+    expect(second.source).to.deep.equal({ offset: first.nextOffset, line: 2, column: first.nextOffset + 1 })
+    clearTextSourceCache()
+    const cold = await readFilePage({ path, range: { start: 2 }, offset: first.nextOffset, continueUrl })
+    expect(cold).to.deep.equal(second)
+  })
+
+  it('seeks lines of a large file through its sparse index in any order', async () => {
+    const text = Array.from({ length: 60_000 }, (_, i) => `${i + 1} ${'中😀ab'.repeat(i % 13)}\n`).join('')
+    const path = writeTemp(text)
+    for (const start of [40_000, 10, 30_001, 59_999, 1025, 2049, 60_000, 70_000, 45_678]) {
+      const range = { start, end: start + 2500 }
+      const page = await readFilePage({ path, range, continueUrl, budget: SMALL })
+      const rangeText = expectedRange(text, range)
+      expect(rangeText.startsWith(page.body), `line ${start}`).to.equal(true)
+      expect(page.body.length > 0).to.equal(start <= 60_000)
+      if (start <= 60_000) expect(page.source).to.deep.equal({ offset: 0, line: start, column: 1 })
+      if (page.range.totalLines !== undefined) expect(page.range.totalLines).to.equal(60_000)
+      expect(page.range.endLine).to.be.oneOf(start > 57_500 ? [60_000, undefined] : [range.end, undefined])
+    }
+    const whole = await readFileRangeText(path, { start: 30_000, end: 30_002 })
+    expect(whole).to.equal(expectedRange(text, { start: 30_000, end: 30_002 }))
+  })
+
+  it('never splits a surrogate pair at a cut', () => {
+    const text = '😀'.repeat(40_000)
+    for (let offset: number | undefined = 0; offset !== undefined;) {
+      const page = pageString(text, offset, continueUrl)
+      expect(page.body.length % 2).to.equal(0)
+      offset = page.nextOffset
+    }
+  })
+
+  it('refuses an offset inside a surrogate pair', async () => {
+    const text = 'a😀b\n'
+    const path = writeTemp(text)
+    expect(() => pageString(text, 2, continueUrl)).to.throw(ResourceError).with.property('code', 'invalid_url')
+    const error = await readFilePage({ path, offset: 2, continueUrl }).catch((e) => e)
+    expect(error).to.be.instanceOf(ResourceError).with.property('code', 'invalid_url')
+  })
+
+  it('gives an empty last page for an offset at or past the end', async () => {
+    const path = writeTemp('ab\ncd\n')
+    expect(pageString('ab\n', 3, continueUrl)).to.deep.equal({ body: '', rendered: '' })
+    const page = await readFilePage({ path, range: { start: 1, end: 1 }, offset: 9, continueUrl })
+    expect(page).to.include({ body: '', rendered: '' })
+    expect(page.note).to.equal(undefined)
+  })
+
+  it('escapes the continue URL as JSON inside the note', () => {
+    const odd = parseFileUrl('local://say "hi".txt')
+    const page = pageString('y'.repeat(40_000), 0, (k) => withOffset(odd, k))
+    expect(page.note).to.include('read({url: "local://say \\"hi\\".txt?offset=')
+    expect(continueOffset(page.note).url.segments).to.deep.equal(['say "hi".txt'])
+  })
+
+  it('keeps a BOM and CRLF as stored', async () => {
+    const text = '\uFEFFa\r\nb\r\n'
+    const path = writeTemp(text)
+    const page = await readFilePage({ path, continueUrl })
+    expect(page.body).to.equal(text)
+    expect(page.range.totalChars).to.equal(7)
+  })
+
+  it('reports a missing file and a too large range', async () => {
+    const missing = await readFilePage({ path: join(dir, 'nope.txt'), continueUrl }).catch((e) => e)
+    expect(missing).to.be.instanceOf(ResourceError).with.property('code', 'not_found')
+    const path = writeTemp('0123456789\n'.repeat(100))
+    expect(await readFileRangeText(path, { start: 2, end: 3 }, 100)).to.equal('0123456789\n'.repeat(2))
+    const error = await readFileRangeText(path, undefined, 100).catch((e) => e)
+    expect(error).to.be.instanceOf(ResourceError).with.property('code', 'too_large')
+  })
+
+  it('tells binary from text', () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+    expect(looksBinary(png)).to.equal(true)
+    expect(looksBinary(Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256 || 1))).to.equal(true)
+    expect(looksBinary(Buffer.from('plain text\r\n\t中文 😀\n'.repeat(50)))).to.equal(false)
+    expect(looksBinary(Buffer.from('中文'.repeat(10)).subarray(0, 29))).to.equal(false)
+    expect(looksBinary(Buffer.from('caf\xe9 au lait, tr\xe8s bien. '.repeat(20), 'latin1'))).to.equal(false)
+    expect(looksBinary(new Uint8Array())).to.equal(false)
+  })
+})

@@ -1,0 +1,146 @@
+// Koishi + plugin-mock + the real plugin + a fake OpenAI-compatible server on 127.0.0.1.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { mock as nodeMock } from 'node:test'
+import { App, Bot, Logger } from 'koishi'
+import mock from '@koishijs/plugin-mock'
+import * as kotodama from '../../src'
+import { FakeOpenAI } from './fake-openai'
+
+const realSetTimeout = globalThis.setTimeout
+
+export interface Sent {
+  bot: string
+  channel: string
+  content: string
+  at: number
+}
+
+export interface HarnessOptions {
+  profiles?: any[]
+  profile?: any
+  models?: any[]
+  codemode?: any
+  /** extra bots beside mock:514 */
+  bots?: string[]
+  /** make the n-th outbound send (0-based) fail with this message */
+  failSend?: { at: number; message: string }
+}
+
+export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
+
+export class Harness {
+  readonly sent: Sent[] = []
+  readonly logs: { level: string; text: string }[] = []
+  private sendCount = 0
+  private mocks: ReturnType<App['plugin']>[] = []
+  fork: ReturnType<App['plugin']>
+
+  private constructor(readonly app: App, readonly server: FakeOpenAI, readonly dataDir: string, readonly config: any, private failSend?: HarnessOptions['failSend']) {}
+
+  static async start(o: HarnessOptions = {}): Promise<Harness> {
+    const server = await FakeOpenAI.start()
+    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-test-'))
+    const config = {
+      dataDir,
+      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000 }],
+      ...(o.codemode ? { codemode: o.codemode } : {}),
+      profiles: o.profiles ?? [{
+        id: 'neko', persona: 'You are Neko.', model: 'main',
+        claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, ...o.profile,
+      }],
+    }
+    const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
+    const h = new Harness(app, server, dataDir, config, o.failSend)
+    h.captureLogs()
+    h.mocks.push(app.plugin(mock))
+    for (const id of o.bots ?? []) h.mocks.push(app.plugin(mock, { selfId: id }))
+    await app.start()
+    for (const bot of app.bots) h.stubSends(bot)
+    h.fork = app.plugin(kotodama, config)
+    await h.idle()
+    return h
+  }
+
+  private captureLogs() {
+    const target: Logger.Target = {
+      colors: 0,
+      record: (record: Logger.Record) => { this.logs.push({ level: record.type, text: record.content }) },
+    }
+    Logger.targets.push(target)
+    this.untarget = () => { const i = Logger.targets.indexOf(target); if (i >= 0) Logger.targets.splice(i, 1) }
+  }
+
+  private untarget = () => {}
+
+  /** Outbound sends (no session) are recorded and get fake ids; replies to a client pass through. */
+  private stubSends(bot: Bot) {
+    const original = bot.sendMessage
+    const self = this
+    nodeMock.method(bot, 'sendMessage', async function (this: Bot, channelId: string, content: any, guildId?: string, options?: any) {
+      if (options?.session) return original.call(this, channelId, content, guildId, options)
+      const n = self.sendCount++
+      if (self.failSend && n === self.failSend.at) throw new Error(self.failSend.message)
+      self.sent.push({ bot: `${bot.platform}:${bot.selfId}`, channel: channelId, content: String(content), at: Date.now() })
+      return [`sent-${n}`]
+    })
+  }
+
+  client(user: string, channel?: string, selfId = '514') {
+    const bot = this.app.bots.find(b => b.selfId === selfId) as any
+    return bot.client(user, channel)
+  }
+
+  /** Resolves when `cond` holds, polling on real time. */
+  async until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+    const start = Date.now()
+    while (!cond()) {
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
+      await new Promise(r => realSetTimeout(r, 5))
+    }
+  }
+
+  /** Lets pending async work run (real time). */
+  idle(ms = 20): Promise<void> {
+    return new Promise(r => realSetTimeout(r, ms))
+  }
+
+  /** Waits until no conversation runs a turn. */
+  async settled(timeoutMs = 8000): Promise<void> {
+    const start = Date.now()
+    for (;;) {
+      const runtimes = await this.app.kotodama?.list() ?? []
+      const statuses = await Promise.all(runtimes.map(r => r.status()))
+      if (statuses.flat().every(c => !c.busy)) return
+      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
+      await this.idle(5)
+    }
+  }
+
+  warnings(): string[] {
+    return this.logs.filter(l => l.level === 'warn' || l.level === 'error').map(l => l.text)
+  }
+
+  async reload(config = this.config): Promise<void> {
+    this.fork.dispose()
+    await this.idle(50)
+    this.fork = this.app.plugin(kotodama, config)
+    await this.idle()
+  }
+
+  async stop(): Promise<void> {
+    nodeMock.restoreAll()
+    this.fork?.dispose()
+    await this.idle(20)
+    // plugin-mock's dispose throws when stopped with the app (koishijs/koishi#1525)
+    this.mocks.forEach(m => m.dispose())
+    await this.app.stop()
+    await this.server.close()
+    this.untarget()
+    await rm(this.dataDir, { recursive: true, force: true })
+  }
+}
+
+/** A tool call for the fake server. */
+export const call = (name: string, args: unknown, id?: string) => ({ name, arguments: args, ...(id ? { id } : {}) })
