@@ -231,4 +231,42 @@ describe('foundation: a mind in the chat', function () {
     expect(msgs.filter(m => m.role === 'assistant')).to.have.length(0)
     expect(lastUserText(h.server.requests[1])).to.include('hello?')
   })
+
+  it('a quote of one of its messages wakes it; a quote of someone else does not', async () => {
+    h = await Harness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['I said something'] })] })
+    const alice = h.client('alice', 'room1')
+    await alice.receive('<at id="514"/> say something')
+    await h.until(() => h.sent.length === 1, 'send')
+    await h.settled()
+    await alice.receive('<quote id="someone-else"/>not you')
+    await h.idle(50)
+    expect(h.server.requests).to.have.length(1)
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await alice.receive('<quote id="sent-0"/>about that')
+    await h.server.waitForRequests(2)
+    expect(lastUserText(h.server.requests[1])).to.include('(reply to #sent-0) about that')
+  })
+
+  it('keywords wake it', async () => {
+    h = await Harness.start({ profile: { wake: { keywords: ['neko'] } } })
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('alice', 'room1').receive('where is neko today')
+    await h.server.waitForRequests(1)
+  })
+
+  it('the context window drops old entries and says so', async () => {
+    h = await Harness.start({ profile: { context: { maxMessages: 3, maxChars: 60000 } } })
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    const bob = h.client('bob')
+    for (let i = 0; i < 4; i++) {
+      await bob.receive(`message ${i}`)
+      await h.server.waitForRequests(i + 1)
+      await h.settled()
+    }
+    const msgs = messagesOf(h.server.requests[3])
+    expect(msgs[1]).to.deep.include({ role: 'user', content: '[earlier history is outside your context window]' })
+    expect(JSON.stringify(msgs)).to.not.include('message 0')
+    expect(JSON.stringify(msgs)).to.include('message 3')
+  })
 })

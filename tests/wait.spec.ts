@@ -1,5 +1,7 @@
 import { expect } from 'chai'
-import { install, type InstalledClock } from '@sinonjs/fake-timers'
+import { install } from '@sinonjs/fake-timers'
+
+type InstalledClock = ReturnType<typeof install>
 import { Harness, call } from './support/harness'
 import { lastUserText, toolResultsOf } from './support/fake-openai'
 

@@ -128,7 +128,7 @@ function cutLength(window: string, room: number, maxLength: number, maxLines: nu
   }
   if (end > 0) return end
   let length = Math.max(0, Math.min(room - 1, maxLength, window.length))
-  if (false) length--
+  if (splitsSurrogatePair(window, length)) length--
   return length
 }
 

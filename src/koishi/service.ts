@@ -11,6 +11,8 @@ import { Runtime } from '../runtime/runtime'
 import { standardWakeEngine } from '../runtime/wake/standard'
 import type { WakeEngineFactory } from '../runtime/wake/types'
 import { koishiPlatform } from './platform'
+import { workspaceScheme } from '../resources/schemes/workspace'
+import { httpScheme } from '../resources/schemes/http'
 import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
 
 declare module 'koishi' {
@@ -45,7 +47,11 @@ export class KotodamaService extends Service {
       this.log.warn('%sconfig %s %s', who, p.path, p.message)
     }
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))
-    this.extensions.addWakeEngine('standard', standardWakeEngine)
+    // The built-in extensions go through the same public interface as everyone else's.
+    this.registerWakeEngine('standard', standardWakeEngine)
+    this.registerScheme('workspace', runtime => workspaceScheme(runtime.profile.workspace.roots))
+    this.registerScheme('http', runtime => httpScheme('http', runtime))
+    this.registerScheme('https', runtime => httpScheme('https', runtime))
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {

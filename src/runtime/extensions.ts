@@ -4,7 +4,8 @@ import type { SchemeHandler } from '../resources/types'
 import type { Tool } from '../tools/types'
 import type { WakeEngineFactory } from './wake/types'
 
-export type SchemeFactory<R = any> = (runtime: R) => SchemeHandler
+/** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
+export type SchemeFactory<R = any> = (runtime: R) => SchemeHandler | undefined
 export type ToolFactory<R = any> = (runtime: R) => Tool
 
 export const RESERVED_SCHEMES = ['asset', 'artifact', 'local']

@@ -80,7 +80,8 @@ export class Runtime {
     this.schemeDisposers.splice(0).forEach(d => d())
     for (const factory of [...ext.schemes.values(), ...ext.anonymousSchemes]) {
       try {
-        this.schemeDisposers.push(this.resources.register(factory(this)))
+        const handler = factory(this)
+        if (handler) this.schemeDisposers.push(this.resources.register(handler))
       } catch (e: any) {
         this.logger.error('profile %s: a scheme handler could not be added: %s', this.profile.id, e?.message ?? e)
       }

@@ -1,0 +1,183 @@
+// `npm start`: a local Koishi with the console's sandbox chat and this plugin loaded from src/.
+// Built with `new App()` + `app.plugin()` rather than `koishi start`, because the loader rewrites
+// koishi.yml and package.json. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
+import { App } from 'koishi'
+import http from '@koishijs/plugin-http'
+import server from '@koishijs/plugin-server'
+import webConsole from '@koishijs/plugin-console'
+import memory from '@koishijs/plugin-database-memory'
+import * as help from '@koishijs/plugin-help'
+import * as sandbox from '@koishijs/plugin-sandbox'
+import * as kotodama from '../src'
+import type { TypingConfig } from '../src'
+import { startOfflineModel, type OfflineModel } from './offline-model'
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1'
+export const DEFAULT_MODEL = 'qwen3:8b'
+
+export interface DemoOptions {
+  /** 5140 by default; must be a real port (the server plugin does not listen on 0) */
+  port?: number
+  host?: string
+  offline?: boolean
+  dataDir?: string
+  baseURL?: string
+  apiKey?: string
+  model?: string
+  /** overrides of the profile's typing pauses (tests use short ones) */
+  typing?: Partial<TypingConfig>
+}
+
+export interface Demo {
+  app: App
+  /** http://host:port, with the port actually bound */
+  url: string
+  sandboxUrl: string
+  model: { baseURL: string; model: string; offline: boolean }
+  offlineModel?: OfflineModel
+  stop(): Promise<void>
+}
+
+const PERSONA = `You are Koto, a friendly and curious companion who lives in this chat.
+You talk like a person texting: short, warm messages, one thought each, in the language people use with you.
+You are happy to help, you admit when you do not know something, and now and then you ask a question back.`
+
+export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
+  const host = o.host ?? '127.0.0.1'
+  const port = o.port ?? 5140
+  const offlineModel = o.offline ? await startOfflineModel() : undefined
+  const model = offlineModel
+    ? { baseURL: offlineModel.baseURL, apiKey: '', model: offlineModel.model, offline: true }
+    : { baseURL: o.baseURL ?? DEFAULT_BASE_URL, apiKey: o.apiKey ?? '', model: o.model ?? DEFAULT_MODEL, offline: false }
+
+  const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
+  try {
+    // http first: the console and kotodama's read tool use ctx.http when it is there
+    app.plugin(http)
+    // maxPort: fall forward a few ports when the default one is taken
+    app.plugin(server, { host, port, maxPort: port + 9 })
+    // devMode off: it would need @koishijs/client and vite; the prebuilt UI ships in dist/
+    app.plugin(webConsole, { open: false, devMode: false } as any)
+    app.plugin(memory)
+    app.plugin(help)
+    app.plugin(sandbox)
+    app.plugin(kotodama, {
+      dataDir: o.dataDir ?? 'data/kotodama',
+      models: [{
+        id: 'main', baseURL: model.baseURL, apiKey: model.apiKey, model: model.model,
+        // the offline model never fails transiently; fail fast if it is misused
+        ...(model.offline ? { maxRetries: 0 } : {}),
+      }],
+      profiles: [{
+        id: 'demo', persona: PERSONA, model: 'main', mode: 'channel',
+        claims: [{ bot: '*', channels: ['*'] }],
+        // wake: the defaults (private messages and mentions wake it); typing: the defaults
+        ...(o.typing ? { typing: o.typing } : {}),
+      }],
+    } as any)
+    await app.start()
+    if (!app.server.port) throw new Error(`the server did not start on ${host}:${port}`)
+  } catch (e) {
+    await app.stop().catch(() => {})
+    await offlineModel?.close()
+    throw e
+  }
+
+  const url = app.server.selfUrl
+  let stopped: Promise<void> | undefined
+  return {
+    app,
+    url,
+    sandboxUrl: `${url}/sandbox`,
+    model: { baseURL: model.baseURL, model: model.model, offline: model.offline },
+    offlineModel,
+    stop: () => stopped ??= (async () => {
+      await app.stop()
+      await offlineModel?.close()
+    })(),
+  }
+}
+
+/** Is an OpenAI-compatible endpoint answering? Only a hint for the banner, never fatal. */
+async function reachable(baseURL: string, apiKey: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseURL.replace(/\/+$/, '')}/models`, {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(2000),
+    })
+    return res.status < 500
+  } catch {
+    return false
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2)
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write([
+      'usage: npm start [-- --offline]',
+      '  --offline           answer with a small scripted model instead of an LLM',
+      'environment:',
+      `  PORT                console/sandbox port (default 5140)`,
+      `  KOTODAMA_BASE_URL   OpenAI-compatible endpoint (default ${DEFAULT_BASE_URL}, a local Ollama)`,
+      '  KOTODAMA_API_KEY    its API key (default none)',
+      `  KOTODAMA_MODEL      model name (default ${DEFAULT_MODEL})`,
+      '',
+    ].join('\n'))
+    return
+  }
+  const env = process.env
+  const demo = await startDemo({
+    port: env.PORT ? Number(env.PORT) : undefined,
+    offline: argv.includes('--offline'),
+    baseURL: env.KOTODAMA_BASE_URL || undefined,
+    apiKey: env.KOTODAMA_API_KEY || undefined,
+    model: env.KOTODAMA_MODEL || undefined,
+  })
+
+  const lines = [
+    '',
+    `  kotodama demo is running. Chat with the bot: ${demo.sandboxUrl}`,
+    '  (private chat wakes it on every message; in a group channel, mention it)',
+  ]
+  if (demo.model.offline) {
+    lines.push(
+      `  model: offline scripted model at ${demo.model.baseURL} (it echoes what you say)`,
+      '  for a real LLM: npm start  (set KOTODAMA_BASE_URL / KOTODAMA_API_KEY / KOTODAMA_MODEL,',
+      `  default ${DEFAULT_MODEL} on a local Ollama at ${DEFAULT_BASE_URL})`,
+    )
+  } else {
+    lines.push(
+      `  model: ${demo.model.model} at ${demo.model.baseURL}`,
+      '  change it with KOTODAMA_BASE_URL / KOTODAMA_API_KEY / KOTODAMA_MODEL,',
+      '  or run `npm start -- --offline` to try it without any model server',
+    )
+    if (!await reachable(demo.model.baseURL, env.KOTODAMA_API_KEY ?? '')) {
+      lines.push(
+        `  WARNING: nothing answers at ${demo.model.baseURL}; replies will fail.`,
+        `  Start Ollama (ollama pull ${demo.model.model} && ollama serve) or use --offline.`,
+      )
+    }
+  }
+  lines.push('  stop with Ctrl+C', '')
+  process.stdout.write(lines.join('\n') + '\n')
+
+  let stopping = false
+  const shutdown = () => {
+    if (stopping) process.exit(1) // a second Ctrl+C forces it
+    stopping = true
+    demo.stop().then(() => process.exit(0), (e) => {
+      process.stderr.write(`${e?.stack ?? e}\n`)
+      process.exit(1)
+    })
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`kotodama demo failed to start: ${e?.stack ?? e}\n`)
+    process.exit(1)
+  })
+}

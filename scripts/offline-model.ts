@@ -1,0 +1,149 @@
+// A scripted stand-in for an LLM: a tiny OpenAI-compatible chat-completions server on 127.0.0.1.
+// It lets `npm start -- --offline` show the whole pipeline (wake → HTTP model request →
+// send_message with typing pauses → reply in the sandbox) without any model server.
+import { createServer, IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+export const OFFLINE_MODEL = 'kotodama-offline'
+
+export interface OfflineModel {
+  baseURL: string
+  model: string
+  /** number of chat-completions requests answered so far */
+  readonly requests: number
+  close(): Promise<void>
+}
+
+// `[2026-11-29 18:30] Alice (u123) #m456: content` (src/runtime/render-facts.ts)
+const FACT_LINE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] .*? \([^)]*\) #\S*: (?:\(reply to #\S*\) )?/
+
+export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
+  return new Promise((resolve, reject) => {
+    const sockets = new Set<Socket>()
+    let requests = 0
+    let calls = 0
+    const server = createServer((req, res) => {
+      handle(req, res).catch((e) => {
+        // never leave the plugin waiting on a broken reply
+        if (!res.headersSent) sendJson(res, 500, { error: { message: `offline model: ${e?.message ?? e}`, type: 'server_error' } })
+        else res.destroy()
+      })
+    })
+
+    async function handle(req: IncomingMessage, res: ServerResponse) {
+      const path = (req.url ?? '/').split('?')[0]
+      const raw = await readBody(req)
+      if (req.method === 'GET' && path === '/v1/models') {
+        return sendJson(res, 200, { object: 'list', data: [{ id: OFFLINE_MODEL, object: 'model', created: 0, owned_by: 'kotodama' }] })
+      }
+      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+        return sendJson(res, 404, { error: { message: `offline model: no route ${req.method} ${path}`, type: 'not_found' } })
+      }
+      let body: any
+      try {
+        body = JSON.parse(raw || '{}')
+      } catch {
+        return sendJson(res, 400, { error: { message: 'offline model: the body is not JSON', type: 'invalid_request_error' } })
+      }
+      if (body.stream === true) {
+        // the plugin calls generateText (non-streaming); keep this server minimal
+        return sendJson(res, 400, { error: { message: 'offline model: streaming is not supported', type: 'invalid_request_error' } })
+      }
+      requests++
+      const call = reply(body)
+      const id = `call_offline_${++calls}`
+      sendJson(res, 200, {
+        id: `chatcmpl-offline-${requests}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: typeof body.model === 'string' ? body.model : OFFLINE_MODEL,
+        choices: [{
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+          },
+          finish_reason: 'tool_calls',
+        }],
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      })
+    }
+
+    server.on('connection', (socket) => {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+    })
+    server.once('error', reject)
+    server.listen(0, host, () => {
+      const { port } = server.address() as AddressInfo
+      resolve({
+        baseURL: `http://${host}:${port}/v1`,
+        model: OFFLINE_MODEL,
+        get requests() { return requests },
+        close: () => new Promise<void>((done) => {
+          server.close(() => done())
+          // keep-alive sockets from the SDK's fetch would otherwise hold close() open
+          for (const socket of sockets) socket.destroy()
+        }),
+      })
+    })
+  })
+}
+
+/** The minimal mind: answer chat facts with two short messages, and end the turn after a tool result. */
+function reply(body: any): { name: string; args: unknown } {
+  const messages: any[] = Array.isArray(body.messages) ? body.messages : []
+  const last = messages[messages.length - 1]
+  if (last?.role !== 'user') return { name: 'finish', args: { reason: 'offline demo: nothing more to say' } }
+  const heard = lastFact(textOf(last.content))
+  return {
+    name: 'send_message',
+    args: {
+      // text mode: what people typed is echoed literally, never parsed as markup
+      mode: 'text',
+      messages: [
+        heard ? `I heard: ${heard}` : 'I heard you, but there was no text to echo.',
+        '(This is the offline demo: a scripted model, not an LLM.)',
+      ],
+    },
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.filter((p: any) => p?.type === 'text').map((p: any) => p.text).join('\n')
+}
+
+/** The content of the newest fact line, as plain text (a fact may span several lines). */
+function lastFact(text: string): string {
+  const lines = text.split('\n')
+  let start = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (FACT_LINE.test(lines[i])) { start = i; break }
+  }
+  if (start < 0) return ''
+  const content = [lines[start].replace(FACT_LINE, ''), ...lines.slice(start + 1)].join('\n')
+  const plain = unescape(content.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim()
+  return plain.length > 200 ? plain.slice(0, 199) + '…' : plain
+}
+
+function unescape(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&amp;/g, '&')
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendJson(res: ServerResponse, status: number, data: unknown) {
+  const text = JSON.stringify(data)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}

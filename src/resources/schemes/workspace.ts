@@ -1,0 +1,31 @@
+// workspace:// — native host files under the profile's workspace.roots, read-only.
+import { ResourceError } from '../errors'
+import { readFileTarget } from '../file-read'
+import { resolveInRoot } from '../file-root'
+import { parseFileUrl } from '../file-url'
+import type { SchemeHandler } from '../types'
+import { fileBytes } from './local'
+import { hostPathOf, locateInRoots, type HostPlatform } from './workspace-path'
+
+export function workspaceScheme(roots: string[], platform: HostPlatform = process.platform === 'win32' ? 'win32' : 'posix'): SchemeHandler {
+  async function locate(url: string) {
+    const u = parseFileUrl(url)
+    if (!u.rooted) throw new ResourceError('invalid_url', `${url}: a workspace URL holds an absolute host path, e.g. workspace:///srv/share/report.txt`)
+    if (!roots.length) throw new ResourceError('forbidden', 'no workspace roots are configured for this profile')
+    const hostPath = hostPathOf(u.segments, platform, url)
+    const hit = locateInRoots(hostPath, roots, platform)
+    if (!hit) throw new ResourceError('forbidden', `${url} is outside the workspace roots (${roots.join(', ')})`)
+    return { u, path: await resolveInRoot(hit.root, hit.rest, url) }
+  }
+  return {
+    scheme: 'workspace',
+    async read(url, opts) {
+      const { u, path } = await locate(url)
+      return readFileTarget(u, { path }, opts)
+    },
+    async bytes(url) {
+      const { path } = await locate(url)
+      return fileBytes(path, url)
+    },
+  }
+}
