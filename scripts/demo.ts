@@ -51,17 +51,31 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
     : { baseURL: o.baseURL ?? DEFAULT_BASE_URL, apiKey: o.apiKey ?? '', model: o.model ?? DEFAULT_MODEL, offline: false }
 
   const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
+  const forks: ReturnType<App['plugin']>[] = []
+  // Dispose the plugins newest first while the app is alive: on app.stop() the logger goes
+  // before the server, whose dispose hook then throws before closing its HTTP listener.
+  const stopApp = async () => {
+    await dropConsoleClients(app)
+    for (const fork of forks.reverse()) fork.dispose()
+    forks.length = 0
+    await app.stop()
+  }
+  // The sandbox bot has no adapter, so nothing ever marks it online, and kotodama only sends
+  // through online bots (SPEC §4.1 BotUnavailable). Mark it online the way an adapter would.
+  app.on('bot-connect', (bot) => {
+    if (bot.platform.startsWith('sandbox:')) bot.online()
+  })
   try {
     // http first: the console and kotodama's read tool use ctx.http when it is there
-    app.plugin(http)
+    forks.push(app.plugin(http))
     // maxPort: fall forward a few ports when the default one is taken
-    app.plugin(server, { host, port, maxPort: port + 9 })
+    forks.push(app.plugin(server, { host, port, maxPort: port + 9 }))
     // devMode off: it would need @koishijs/client and vite; the prebuilt UI ships in dist/
-    app.plugin(webConsole, { open: false, devMode: false } as any)
-    app.plugin(memory)
-    app.plugin(help)
-    app.plugin(sandbox)
-    app.plugin(kotodama, {
+    forks.push(app.plugin(webConsole, { open: false, devMode: false } as any))
+    forks.push(app.plugin(memory))
+    forks.push(app.plugin(help))
+    forks.push(app.plugin(sandbox))
+    forks.push(app.plugin(kotodama, {
       dataDir: o.dataDir ?? 'data/kotodama',
       models: [{
         id: 'main', baseURL: model.baseURL, apiKey: model.apiKey, model: model.model,
@@ -74,11 +88,11 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         // wake: the defaults (private messages and mentions wake it); typing: the defaults
         ...(o.typing ? { typing: o.typing } : {}),
       }],
-    } as any)
+    } as any))
     await app.start()
     if (!app.server.port) throw new Error(`the server did not start on ${host}:${port}`)
   } catch (e) {
-    await app.stop().catch(() => {})
+    await stopApp().catch(() => {})
     await offlineModel?.close()
     throw e
   }
@@ -92,10 +106,20 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
     model: { baseURL: model.baseURL, model: model.model, offline: model.offline },
     offlineModel,
     stop: () => stopped ??= (async () => {
-      await app.stop()
+      await stopApp()
       await offlineModel?.close()
     })(),
   }
+}
+
+/**
+ * Closes the console's WebSockets and waits until they are gone: a connected client makes
+ * disposal refresh console data asynchronously, which then fails once the console is gone.
+ */
+async function dropConsoleClients(app: App) {
+  const clients = app.get('console')?.clients ?? {}
+  for (const client of Object.values(clients)) (client.socket as any).terminate?.()
+  for (let i = 0; i < 100 && Object.keys(clients).length; i++) await new Promise(r => setTimeout(r, 10))
 }
 
 /** Is an OpenAI-compatible endpoint answering? Only a hint for the banner, never fatal. */

@@ -29,11 +29,18 @@ export function koishiPlatform(ctx: Context): Platform {
     },
     async fetch(url, { timeoutMs, maxBytes, signal }) {
       if (!/^https?:\/\//i.test(url)) throw new ResourceError('read_failed', `cannot fetch ${url.slice(0, 80)}: only http(s) sources are fetched`)
-      const res = await ctx.http(url, {
-        method: 'GET', timeout: timeoutMs, signal,
-        responseType: (raw: Response) => readCapped(raw, maxBytes),
-      })
-      return { data: res.data as Buffer, mediaType: res.headers.get('content-type') ?? undefined }
+      // Koishi's HTTP client carries the instance's proxy settings; without the http plugin, plain fetch.
+      if (typeof (ctx as any).http === 'function') {
+        const res = await ctx.http(url, {
+          method: 'GET', timeout: timeoutMs, signal,
+          responseType: (raw: Response) => readCapped(raw, maxBytes),
+        })
+        return { data: res.data as Buffer, mediaType: res.headers.get('content-type') ?? undefined }
+      }
+      const timeout = AbortSignal.timeout(timeoutMs)
+      const raw = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+      if (!raw.ok) throw new ResourceError(raw.status === 404 ? 'not_found' : 'read_failed', `${url} answered ${raw.status}`)
+      return { data: await readCapped(raw, maxBytes), mediaType: raw.headers.get('content-type') ?? undefined }
     },
   }
 }

@@ -29,6 +29,7 @@ export interface WakeOptions {
 }
 
 export class KotodamaService extends Service {
+  static inject = { http: { required: false } }
   readonly extensions = new Extensions()
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */

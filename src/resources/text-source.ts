@@ -9,8 +9,8 @@
  * - Per file (path, size, mtimeMs) an LRU entry keeps a sparse line index (the byte offset of
  *   every STRIDE-th line, built while scanning) and the positions of Continue offsets, so the
  *   next page seeks straight to its byte.
- * - totalLines/totalChars are the whole file's, given only for small files or once a scan has
- *   reached the end of the file (totalChars for small files only).
+ * - totalLines/totalChars are the whole file's, given only when cheap: files up to 256 KiB are
+ *   counted on first sight; larger ones get totalLines once a scan has reached their end.
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { LRUCache } from 'lru-cache'
@@ -34,7 +34,7 @@ export interface FilePageResult extends Page {
 
 const STRIDE = 1024
 const CHUNK = 1 << 20
-const SMALL_FILE = 1 << 20
+const SMALL_FILE = 256 << 10
 const MAX_POSITIONS = 512
 const DEFAULT_MAX_BYTES = 32 << 20
 const NL = 10
@@ -101,6 +101,7 @@ export async function readFilePage(req: FilePageRequest): Promise<FilePageResult
     const page = planPage(window.text, window.atEnd, offset, req.continueUrl, budget)
     if (page.nextOffset !== undefined) index.remember(range.start, page.nextOffset, advance(at, page.body, window))
     if (window.reachedEof) index.totalLines ??= linesBefore(at, window.text)
+    if (window.reachedEof && at.byte === 0) index.totalChars ??= window.text.length
     return {
       ...page,
       source: { offset, line: at.line, column: at.column },
@@ -306,6 +307,7 @@ function nthNewlineEnd(bytes: Buffer, n: number, count: number): number {
 
 /** Reads the range's bytes from `at`, refusing more than maxBytes. */
 async function readRangeBytes(file: FileHandle, index: FileIndex, at: Position, endLine: number | undefined, maxBytes: number): Promise<Buffer> {
+  if (endLine === undefined && index.size - at.byte > maxBytes) throw tooLarge(maxBytes)
   const parts: Buffer[] = []
   let total = 0
   let newlinesLeft = endLine === undefined ? Infinity : endLine - at.line + 1
@@ -318,11 +320,15 @@ async function readRangeBytes(file: FileHandle, index: FileIndex, at: Position, 
     else if (newlinesLeft !== Infinity) newlinesLeft -= countByte(chunk, n, NL)
     if (end >= 0) newlinesLeft = 0
     total += n
-    if (total > maxBytes) throw new ResourceError('too_large', `the range is larger than ${maxBytes} bytes; read it in parts with a line selector such as :1-2000`)
+    if (total > maxBytes) throw tooLarge(maxBytes)
     parts.push(chunk.subarray(0, n))
     pos += n
   }
   return Buffer.concat(parts)
+}
+
+function tooLarge(maxBytes: number): ResourceError {
+  return new ResourceError('too_large', `the range is larger than ${maxBytes} bytes; read it in parts with a line selector such as :1-2000`)
 }
 
 function countByte(bytes: Buffer, n: number, byte: number): number {

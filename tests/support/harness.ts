@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
 import { App, Bot, Logger } from 'koishi'
 import mock from '@koishijs/plugin-mock'
+import http from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
 import { FakeOpenAI } from './fake-openai'
 
@@ -24,6 +25,8 @@ export interface HarnessOptions {
   codemode?: any
   /** extra bots beside mock:514 */
   bots?: string[]
+  /** load Koishi's http plugin (ctx.http), as a typical instance does; default true */
+  http?: boolean
   /** make the n-th outbound send (0-based) fail with this message */
   failSend?: { at: number; message: string }
 }
@@ -54,6 +57,7 @@ export class Harness {
     const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
     const h = new Harness(app, server, dataDir, config, o.failSend)
     h.captureLogs()
+    if (o.http !== false) app.plugin(http)
     h.mocks.push(app.plugin(mock))
     for (const id of o.bots ?? []) h.mocks.push(app.plugin(mock, { selfId: id }))
     await app.start()

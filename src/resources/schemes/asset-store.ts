@@ -29,6 +29,9 @@ export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number;
 export class AssetStore {
   private index?: Promise<Map<string, string>>
   private fetching = new Map<string, Promise<MediaBytes>>()
+  /** Limits of one fetch (SPEC §5.4); fields so tests can shorten them. */
+  timeoutMs = ASSET_FETCH_TIMEOUT_MS
+  maxBytes = ASSET_MAX_BYTES
 
   constructor(readonly dir: string, private fetcher?: Fetcher) {}
 
@@ -118,12 +121,12 @@ export class AssetStore {
     if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: no HTTP client to fetch ${sidecar.source}`)
     let fetched: { data: Buffer; mediaType?: string }
     try {
-      fetched = await this.fetcher(sidecar.source, { timeoutMs: ASSET_FETCH_TIMEOUT_MS, maxBytes: ASSET_MAX_BYTES, signal })
+      fetched = await this.fetcher(sidecar.source, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, signal })
     } catch (e: any) {
       if (e instanceof ResourceError) throw e
       throw new ResourceError('read_failed', `asset://${id}: fetching its source failed: ${e?.message ?? e}`)
     }
-    if (fetched.data.length > ASSET_MAX_BYTES) throw new ResourceError('too_large', `asset://${id} is larger than ${ASSET_MAX_BYTES} bytes`)
+    if (fetched.data.length > this.maxBytes) throw new ResourceError('too_large', `asset://${id} is larger than ${this.maxBytes} bytes`)
     return this.storeBytes(sidecar, fetched)
   }
 

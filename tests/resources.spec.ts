@@ -1,0 +1,284 @@
+import { expect } from 'chai'
+import { createServer, type Server } from 'node:http'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { Harness, call } from './support/harness'
+import { imagePartsOf, lastUserText, messagesOf, toolResultsOf } from './support/fake-openai'
+import { runtimeHome, type Runtime } from '../src/runtime/runtime'
+import { localScheme } from '../src/resources/schemes/local'
+import { workspaceScheme } from '../src/resources/schemes/workspace'
+import { hostPathOf, locateInRoots, workspaceUrlOf } from '../src/resources/schemes/workspace-path'
+import { isPublicAddress } from '../src/resources/schemes/http-fetch'
+import type { ReadResult } from '../src/resources/types'
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const DIRECT = { whole: false, maxBytes: 1 << 25 }
+const code = (r: ReadResult) => r.kind === 'error' ? r.error.code : r.kind
+
+async function serve(handler: (url: string, res: any) => void): Promise<{ server: Server; base: string; hits: Map<string, number> }> {
+  const hits = new Map<string, number>()
+  const server = createServer((req, res) => { hits.set(req.url, (hits.get(req.url) ?? 0) + 1); handler(req.url, res) })
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits }
+}
+
+describe('resources: escapes are refused', function () {
+  let dir: string
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kotodama-roots-'))
+    await mkdir(join(dir, 'root', 'sub'), { recursive: true })
+    await mkdir(join(dir, 'outside'), { recursive: true })
+    await writeFile(join(dir, 'root', 'sub', 'ok.txt'), 'fine\n')
+    await writeFile(join(dir, 'outside', 'secret.txt'), 'secret\n')
+    await symlink(join(dir, 'outside'), join(dir, 'root', 'escape'))
+    await symlink(join(dir, 'outside', 'secret.txt'), join(dir, 'root', 'secret-link.txt'))
+    await symlink(join(dir, 'root', 'sub', 'ok.txt'), join(dir, 'root', 'inside-link.txt'))
+  })
+  after(() => rm(dir, { recursive: true, force: true }))
+
+  const attempts = [
+    'local://../outside/secret.txt', 'local://sub/../../outside/secret.txt', 'local://%2E%2E/outside/secret.txt',
+    'local://sub/%2e%2e/%2e%2e/outside/secret.txt', 'local://..%2Foutside%2Fsecret.txt', 'local://sub%5C..%5C..%5Csecret.txt',
+    'local://escape/secret.txt', 'local://secret-link.txt', 'local://sub/ok.txt%00.png', 'local:///etc/passwd',
+  ]
+  for (const url of attempts) {
+    it(`local: ${url}`, async () => {
+      const r = await localScheme(join(dir, 'root')).read(url, DIRECT).catch((e: any) => ({ kind: 'error', error: { code: e.code } }) as ReadResult)
+      expect(['forbidden', 'invalid_url', 'not_found']).to.include(code(r))
+      expect(JSON.stringify(r)).to.not.include('secret\\n')
+    })
+  }
+
+  it('local: a symlink that stays inside the root is fine', async () => {
+    const r = await localScheme(join(dir, 'root')).read('local://inside-link.txt', DIRECT)
+    expect(r).to.deep.include({ kind: 'text', text: 'fine\n' })
+  })
+
+  it('workspace: only under a root, absolute URLs only, symlinks out refused', async () => {
+    const ws = workspaceScheme([join(dir, 'root')], 'posix')
+    const url = (p: string) => workspaceUrlOf(p, 'posix')
+    expect(await ws.read(url(join(dir, 'root', 'sub', 'ok.txt')), DIRECT)).to.deep.include({ kind: 'text', text: 'fine\n' })
+    const refused = [
+      url(join(dir, 'outside', 'secret.txt')), url(join(dir, 'root', 'escape', 'secret.txt')), url(join(dir, 'root', 'secret-link.txt')),
+      url(join(dir, 'root')) + '/../outside/secret.txt', url(join(dir, 'root')) + '/%2E%2E/outside/secret.txt',
+      'workspace://' + join(dir, 'root', 'sub', 'ok.txt').slice(1), 'workspace:///etc/passwd',
+    ]
+    for (const u of refused) {
+      const r = await ws.read(u, DIRECT).catch((e: any) => ({ kind: 'error', error: { code: e.code } }) as ReadResult)
+      expect(['forbidden', 'invalid_url'], u).to.include(code(r))
+    }
+    const none = await workspaceScheme([], 'posix').read(url(join(dir, 'root', 'sub', 'ok.txt')), DIRECT).catch((e: any) => e.code)
+    expect(none).to.equal('forbidden')
+  })
+
+  it('workspace path mapping, POSIX and Windows (pure)', () => {
+    expect(hostPathOf(['srv', 'share', 'report.txt'], 'posix')).to.equal('/srv/share/report.txt')
+    expect(hostPathOf(['d', 'work', 'report.txt'], 'win32')).to.equal('D:\\work\\report.txt')
+    expect(hostPathOf(['d:', 'work', 'report.txt'], 'win32')).to.equal('D:\\work\\report.txt')
+    expect(() => hostPathOf(['work', 'report.txt'], 'win32')).to.throw(/drive letter/)
+    expect(() => hostPathOf(['dd:', 'x'], 'win32')).to.throw(/drive letter/)
+    expect(locateInRoots('D:\\work\\a\\b.txt', ['d:\\Work'], 'win32')).to.deep.equal({ root: 'd:\\Work', rest: ['a', 'b.txt'] })
+    expect(locateInRoots('D:\\workshop\\b.txt', ['D:\\work'], 'win32')).to.equal(undefined)
+    expect(locateInRoots('E:\\work\\b.txt', ['D:\\work'], 'win32')).to.equal(undefined)
+    expect(locateInRoots('D:\\work\\..\\secret.txt', ['D:\\work'], 'win32')).to.equal(undefined)
+    expect(locateInRoots('/srv/share/x', ['/srv/share'], 'posix')).to.deep.equal({ root: '/srv/share', rest: ['x'] })
+    expect(locateInRoots('/srv/shared/x', ['/srv/share'], 'posix')).to.equal(undefined)
+    expect(workspaceUrlOf('D:\\work\\a b.txt', 'win32')).to.equal('workspace:///d/work/a%20b.txt')
+    expect(workspaceUrlOf('/srv/a:b.txt', 'posix')).to.equal('workspace:///srv/a%3Ab.txt')
+  })
+
+  it('classifies addresses for http', () => {
+    for (const a of ['127.0.0.1', '10.1.2.3', '192.168.1.1', '172.16.0.1', '169.254.169.254', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '0.0.0.0', '100.64.0.1']) {
+      expect(isPublicAddress(a), a).to.equal(false)
+    }
+    expect(isPublicAddress('93.184.216.34')).to.equal(true)
+    expect(isPublicAddress('2606:4700::1111')).to.equal(true)
+  })
+})
+
+describe('resources through a running runtime', function () {
+  let h: Harness
+  afterEach(async () => { await h?.stop() })
+
+  async function runtime(): Promise<Runtime> {
+    await h.app.kotodama.wake({ bot: 'mock:514', channel: 'private:bob', reason: 'setup' }).catch(() => {})
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    await h.settled()
+    return (await h.app.kotodama.list())[0]
+  }
+
+  it('an asset is fetched once through Koishi HTTP under 20 concurrent reads; meta never fetches', async () => {
+    h = await Harness.start()
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    const { server, base, hits } = await serve((url, res) => {
+      if (url === '/big.png') { res.setHeader('content-type', 'image/png'); res.end(Buffer.alloc(5000)); return }
+      if (url === '/slow.png') { setTimeout(() => res.end(PNG), 2000); return }
+      setTimeout(() => { res.setHeader('content-type', 'image/png'); res.end(PNG) }, 50)
+    })
+    try {
+      await h.client('bob').receive(`look <img src="${base}/dot.png"/> <img src="${base}/big.png"/> <img src="${base}/slow.png"/>`)
+      await h.server.waitForRequests(1)
+      const ids = [...lastUserText(h.server.requests[0]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
+      expect(ids).to.have.length(3)
+      const rt = (await h.app.kotodama.list())[0]
+      const meta = await rt.resources.read(`asset://${ids[0]}?view=meta`, DIRECT)
+      expect(meta).to.deep.include({ kind: 'meta' })
+      expect((meta as any).meta.fetched).to.equal(false)
+      expect(hits.get('/dot.png') ?? 0).to.equal(0)
+      const reads = await Promise.all(Array.from({ length: 20 }, () => rt.resources.read(`asset://${ids[0]}`, DIRECT)))
+      expect(reads[0], JSON.stringify(reads[0])).to.deep.include({ kind: 'file' })
+      expect(hits.get('/dot.png')).to.equal(1)
+      expect(reads.every(r => r.kind === 'file' && r.data === PNG.toString('base64') && r.width === 1)).to.equal(true)
+      expect(await rt.resources.read(`asset://${ids[0]}`, DIRECT)).to.deep.include({ kind: 'file' })
+      expect(hits.get('/dot.png')).to.equal(1)
+      rt.assets.maxBytes = 1000
+      expect(code(await rt.resources.read(`asset://${ids[1]}`, DIRECT))).to.equal('too_large')
+      rt.assets.timeoutMs = 200
+      const slow = await rt.resources.read(`asset://${ids[2]}`, DIRECT)
+      expect(code(slow)).to.equal('read_failed')
+      expect((slow as any).error.message).to.match(/fetching its source failed/)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('without Koishi\'s http plugin an asset is fetched with plain fetch, with the same cap', async () => {
+    h = await Harness.start({ http: false })
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    const { server, base } = await serve((url, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })
+    try {
+      await h.client('bob').receive(`<img src="${base}/dot.png"/><img src="${base}/big.png"/>`)
+      await h.server.waitForRequests(1)
+      const ids = [...lastUserText(h.server.requests[0]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
+      const rt = (await h.app.kotodama.list())[0]
+      rt.assets.maxBytes = 1000
+      expect(await rt.resources.read(`asset://${ids[0]}`, DIRECT)).to.deep.include({ kind: 'file', data: PNG.toString('base64') })
+      expect(code(await rt.resources.read(`asset://${ids[1]}`, DIRECT))).to.equal('too_large')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('http(s) refuses 127.0.0.1 by default and allows it with allowPrivate', async () => {
+    const { server, base } = await serve((url, res) => {
+      if (url === '/hop') { res.statusCode = 302; res.setHeader('location', '/page'); res.end(); return }
+      res.setHeader('content-type', 'text/plain; charset=utf-8'); res.end('hello from the web\n')
+    })
+    try {
+      h = await Harness.start({ profile: { http: { enabled: true } } })
+      let rt = await runtime()
+      const refused = await rt.resources.read(`${base}/page`, DIRECT)
+      expect(code(refused)).to.equal('forbidden')
+      await h.stop()
+      h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
+      rt = await runtime()
+      expect(await rt.resources.read(`${base}/hop`, DIRECT)).to.deep.include({ kind: 'text', text: 'hello from the web\n' })
+      await h.stop()
+      h = await Harness.start()
+      rt = await runtime()
+      const off = await rt.resources.read(`${base}/page`, DIRECT)
+      expect(code(off)).to.equal('unknown_scheme')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('a long web text is archived and paged from the artifact', async () => {
+    const body = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
+    const { server, base } = await serve((_, res) => { res.setHeader('content-type', 'text/plain'); res.end(body) })
+    try {
+      h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
+      const rt = await runtime()
+      const first = await rt.resources.read(`${base}/long.txt`, DIRECT) as any
+      expect(first.kind).to.equal('text')
+      expect(first.url).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.txt$/)
+      expect(first.continueUrl).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.txt\?offset=\d+$/)
+      let text = first.text
+      let next = first.continueUrl
+      while (next) {
+        const page = await rt.resources.read(next, DIRECT) as any
+        text += page.text
+        next = page.continueUrl
+      }
+      expect(text).to.equal(body)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('read is used end to end: a 5,000-line local file paged to the end', async () => {
+    h = await Harness.start()
+    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+    await mkdir(local, { recursive: true })
+    const lines = Array.from({ length: 5000 }, (_, i) => `${i + 1}: ${'word '.repeat(i % 7)}`)
+    await writeFile(join(local, 'big.log'), lines.join('\n') + '\n')
+    const reads: string[] = []
+    h.server.script({ toolCalls: [call('read', { url: 'local://big.log' })] })
+    h.server.fallback(req => {
+      const last = toolResultsOf(req).at(-1).content
+      const m = /\[truncated.*read\(\{url: "([^"]+)"\}\)\]$/.exec(last)
+      reads.push(last)
+      return m ? { toolCalls: [call('read', { url: m[1] })] } : { toolCalls: [call('finish', {})] }
+    })
+    await h.client('bob').receive('read your log')
+    await h.settled(15000)
+    // the body's length is the step between Continue offsets (a newline before the note may or may not belong to it)
+    let offset = 0
+    const bodies = reads.map(r => {
+      const m = /\[truncated.*offset=(\d+)"\}\)\]$/.exec(r)
+      if (!m) return r
+      const body = r.slice(0, Number(m[1]) - offset)
+      offset = Number(m[1])
+      return body
+    })
+    expect(bodies.join('')).to.equal(lines.join('\n') + '\n')
+    expect(reads.length).to.be.greaterThan(2)
+    for (const r of reads) {
+      expect(r.length).to.be.at.most(30000)
+      expect(r.split('\n').length).to.be.at.most(2000)
+    }
+  })
+
+  it('a vision question goes to the vision model with the image; the main model sees only the answer', async () => {
+    h = await Harness.start({ profile: { attachment: { visionModel: 'main' } } })
+    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+    await mkdir(local, { recursive: true })
+    await writeFile(join(local, 'dot.png'), PNG)
+    await writeFile(join(local, 'note.txt'), 'not an image')
+    h.server.script(
+      { toolCalls: [call('read', { url: 'local://dot.png?question=what color is it?' })] },
+      req => { expect(imagePartsOf(req)).to.deep.equal([`data:image/png;base64,${PNG.toString('base64')}`]); return { content: 'a single dark pixel' } },
+      { toolCalls: [call('read', { url: 'local://dot.png?question=' }), call('read', { url: 'local://note.txt?question=what%20is%20this' })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('what is in dot.png?')
+    await h.server.waitForRequests(4)
+    await h.settled()
+    expect(lastUserText(h.server.requests[1])).to.equal('what color is it?')
+    const answer = toolResultsOf(h.server.requests[2]).at(-1).content
+    expect(answer).to.equal('a single dark pixel')
+    expect(imagePartsOf(h.server.requests[2])).to.deep.equal([])
+    const errs = toolResultsOf(h.server.requests[3]).slice(-2).map(r => r.content)
+    expect(errs[0]).to.match(/^empty_question:/)
+    expect(errs[1]).to.match(/^not_an_image:/)
+  })
+
+  it('without a vision model a question is vision_unavailable; a bad lifetime is refused', async () => {
+    h = await Harness.start({ profile: { attachment: { imageInput: true } } })
+    h.server.script(
+      { toolCalls: [call('read', { url: 'local://x.png?question=hi' }), call('read', { url: 'local://', lifetime: 'forever' })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('look')
+    await h.server.waitForRequests(2)
+    const [a, b] = toolResultsOf(h.server.requests[1]).map(r => r.content)
+    expect(a).to.match(/^vision_unavailable:/)
+    expect(b).to.match(/^invalid_attachment_lifetime:/)
+  })
+})
