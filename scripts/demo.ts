@@ -2,7 +2,7 @@
 // Built with `new App()` + `app.plugin()` rather than `koishi start`, because the loader rewrites
 // koishi.yml and package.json. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
 import { App } from 'koishi'
-import http from '@koishijs/plugin-http'
+import { HTTP } from '@koishijs/plugin-http'
 import server from '@koishijs/plugin-server'
 import webConsole from '@koishijs/plugin-console'
 import memory from '@koishijs/plugin-database-memory'
@@ -66,12 +66,13 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
     if (bot.platform.startsWith('sandbox:')) bot.online()
   })
   try {
-    // http first: the console and kotodama's read tool use ctx.http when it is there
-    forks.push(app.plugin(http))
+    // not needed by the console or sandbox; kotodama uses ctx.http (optional) to fetch http(s) media
+    forks.push(app.plugin(HTTP))
     // maxPort: fall forward a few ports when the default one is taken
     forks.push(app.plugin(server, { host, port, maxPort: port + 9 }))
     // devMode off: it would need @koishijs/client and vite; the prebuilt UI ships in dist/
-    forks.push(app.plugin(webConsole, { open: false, devMode: false } as any))
+    // (cast: its `inject` typing predates the installed cordis types)
+    forks.push(app.plugin(webConsole as any, { open: false, devMode: false }))
     forks.push(app.plugin(memory))
     forks.push(app.plugin(help))
     forks.push(app.plugin(sandbox))
@@ -162,7 +163,8 @@ async function main() {
   const lines = [
     '',
     `  kotodama demo is running. Chat with the bot: ${demo.sandboxUrl}`,
-    '  (private chat wakes it on every message; in a group channel, mention it)',
+    '  (in a private chat every message wakes it; in a group channel, mention it:',
+    '  <at id="koishi"/> hello, or quote one of its messages)',
   ]
   if (demo.model.offline) {
     lines.push(

@@ -1,6 +1,7 @@
 // History entries → the model's messages, trimmed to the context window without ever separating
 // a tool call from its result (a step entry holds both and is kept or dropped whole).
-import type { ModelMessage } from 'ai'
+import type { ModelMessage, UserContent } from 'ai'
+import { projectionParts, type ProjectedItem } from '../exit/projection'
 import type { Entry } from './types'
 import { channelHeader, factLine } from './render-facts'
 
@@ -41,27 +42,39 @@ export function windowEntries(entries: Entry[], limits: WindowLimits): Entry[] {
   return entries.slice(start)
 }
 
-/** Consecutive facts and notes become one user message; cross mode names the channel of each run. */
-export function toModelMessages(entries: Entry[], cross: boolean): ModelMessage[] {
+/**
+ * Consecutive facts and notes become one user message; cross mode names the channel of each run.
+ * Projected attachments join the user message of their facts, or follow a step's tool results
+ * as a user message of their own (providers carry no images inside tool results).
+ */
+export function toModelMessages(entries: Entry[], cross: boolean, projected?: Map<string, ProjectedItem[]>): ModelMessage[] {
   const out: ModelMessage[] = []
   let lines: string[] = []
+  let media: Exclude<UserContent, string> = []
   let channel: string | undefined
   const flush = () => {
-    if (lines.length) out.push({ role: 'user', content: lines.join('\n') })
+    if (media.length) out.push({ role: 'user', content: [...(lines.length ? [{ type: 'text' as const, text: lines.join('\n') }] : []), ...media] })
+    else if (lines.length) out.push({ role: 'user', content: lines.join('\n') })
     lines = []
+    media = []
     channel = undefined
   }
   for (const e of entries) {
     if (e.type === 'fact') {
+      if (media.length) flush()
       const key = `${e.fact.bot}\u0000${e.fact.channel}`
       if (cross && key !== channel) lines.push(channelHeader(e.fact))
       channel = key
       lines.push(factLine(e.fact))
     } else if (e.type === 'note') {
+      if (media.length) flush()
       lines.push(e.text)
     } else if (e.type === 'step') {
       flush()
       out.push(...e.messages)
+    } else if (e.type === 'attachments') {
+      const items = projected?.get(e.id)
+      if (items?.length) media.push(...projectionParts(items))
     }
   }
   flush()

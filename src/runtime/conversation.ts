@@ -10,6 +10,9 @@ import type { HistoryStore } from './history-store'
 import type { Entry, Fact, Logger } from './types'
 import { WaitWindow, wakeNote } from './wait-window'
 import { runTurn } from './turn'
+import { h } from 'koishi'
+import type { MediaStores } from '../exit/store-media'
+import { project, type LoadedImage } from '../exit/projection'
 
 export interface TurnRequest {
   reason: string
@@ -29,6 +32,15 @@ export interface ConversationDeps {
   host(conv: Conversation): ToolHost
   setTimer(fn: () => void, ms: number): () => void
   now(): number
+  /** where the unified exit stores media and archives */
+  stores: MediaStores
+  /** image bytes for projection */
+  loadImage(url: string): Promise<LoadedImage>
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[]
+  shownOnce: string[]
 }
 
 const TRIMMED_NOTE = '[earlier history is outside your context window]'
@@ -42,6 +54,8 @@ export class Conversation {
   wait?: WaitWindow
   currentTurn?: TurnState
   private inbox: Entry[] = []
+  /** keys of `once` attachments already shown */
+  private consumed = new Set<string>()
   private running?: Promise<void>
   private queued?: TurnRequest
   private abort = new AbortController()
@@ -60,6 +74,7 @@ export class Conversation {
     for (const e of this.entries) {
       if ((e.type === 'turn' || e.type === 'step') && e.turn > this.turnCounter) this.turnCounter = e.turn
       if (e.type === 'fact') this.lastTarget = targetOf(e.fact)
+      if (e.type === 'shown') e.ids.forEach(id => this.consumed.add(id))
     }
   }
 
@@ -67,13 +82,21 @@ export class Conversation {
   receive(fact: Fact, wake?: string): void {
     if (this.stopped) return
     this.lastTarget = targetOf(fact)
-    const entry: Entry = { type: 'fact', at: fact.at, fact, ...(wake ? { wake } : {}) }
+    const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wake ? { wake } : {}) }]
+    const images = inboundImages(fact.content)
+    if (images.length) {
+      // A fact is first seen by the next turn (or the running one, at its next step).
+      const turn = this.currentTurn?.number ?? this.turnCounter + 1
+      entries.push({ type: 'attachments', at: fact.at, turn, id: `fact-${fact.id}`, source: 'fact', items: images.map(url => ({
+        url, mediaType: 'image/unknown', lifetime: this.profile.attachment.inboundLifetime,
+      })) })
+    }
     if (this.running) {
       // The turn sees it at its next step; if it never does, afterTurn starts another turn.
-      this.inbox.push(entry)
+      this.inbox.push(...entries)
       return
     }
-    this.append([entry])
+    this.append(entries)
     this.wait?.countFact()
     if (wake) this.request({ reason: wake })
   }
@@ -119,7 +142,7 @@ export class Conversation {
     this.inbox = []
     if (moved.length) {
       this.append(moved)
-      for (let i = 0; i < moved.length; i++) this.wait?.countFact()
+      for (const e of moved) if (e.type === 'fact') this.wait?.countFact()
     }
     return moved
   }
@@ -144,14 +167,26 @@ export class Conversation {
     this.wait = undefined
   }
 
-  messages(): ModelMessage[] {
+  /** The messages of the next model request, with the attachments it shows as images. */
+  async buildRequest(): Promise<ModelRequest> {
     const { maxMessages, maxChars } = this.profile.context
     const window = windowEntries(this.entries, { maxMessages, maxChars })
-    const messages = toModelMessages(window, this.cross)
+    const projection = await project({
+      entries: window, config: this.profile.attachment, consumed: this.consumed,
+      currentTurn: this.currentTurn?.number ?? this.turnCounter, load: url => this.deps.loadImage(url),
+    })
+    const messages = toModelMessages(window, this.cross, projection.byEntry)
     if (messages.length && (window.length < this.entries.length || messages[0].role !== 'user')) {
       messages.unshift({ role: 'user', content: TRIMMED_NOTE })
     }
-    return messages
+    return { messages, shownOnce: projection.shownOnce }
+  }
+
+  /** Records that the `once` attachments of a persisted response were shown. */
+  async markShown(ids: string[]): Promise<void> {
+    if (!ids.length) return
+    ids.forEach(id => this.consumed.add(id))
+    await this.append([{ type: 'shown', at: this.deps.now(), ids }])
   }
 
   async reset(): Promise<string | undefined> {
@@ -174,4 +209,10 @@ export class Conversation {
 
 function targetOf(f: Fact): SendTarget {
   return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}) }
+}
+
+/** asset:// images in a fact's content (people's media were registered as assets by the edge). */
+function inboundImages(content: string): string[] {
+  if (!content.includes('asset://')) return []
+  return h.select(h.parse(content), 'img').map(el => el.attrs.src).filter((src: unknown): src is string => typeof src === 'string' && src.startsWith('asset://'))
 }

@@ -2,6 +2,8 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
+import { imageSize } from 'image-size'
+import type { LoadedImage } from '../exit/projection'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import type { ModelHandle } from '../model/provider'
 import { ResourceCenter } from '../resources/center'
@@ -48,6 +50,7 @@ export class Runtime {
   readonly artifacts: ArtifactStore
   private conversations = new Map<string, Promise<Conversation>>()
   private sent = new LRUCache<string, true>({ max: 5000 })
+  private images = new LRUCache<string, LoadedImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: i => i.data.length || 1 })
   private guilds = new LRUCache<string, string>({ max: 5000 })
   private toolCache = new WeakMap<Conversation, { version: number; tools: Map<string, Tool> }>()
   private schemeVersion = -1
@@ -118,6 +121,8 @@ export class Runtime {
         host: c => createToolHost(this, c),
         setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t) },
         now: () => Date.now(),
+        stores: { artifacts: this.artifacts, assets: this.assets },
+        loadImage: url => this.loadImage(url),
       })
       p = conv.load().then(() => conv)
       p.catch(() => this.conversations.delete(key))
@@ -141,6 +146,21 @@ export class Runtime {
     if (!conv.lastTarget && this.profile.mode === 'channel') conv.lastTarget = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
     const req: TurnRequest = { reason: `wake:${reason}`, note: `[wake: ${reason}]` }
     conv.request(req)
+  }
+
+  /** Image bytes for projection; assets and artifacts never change, so they are cached by URL. */
+  async loadImage(url: string): Promise<LoadedImage> {
+    const hit = this.images.get(url)
+    if (hit) return hit
+    const media = await this.resources.bytes(url)
+    let dims: { width?: number; height?: number } = {}
+    try {
+      const d = imageSize(media.data)
+      dims = { width: d.width, height: d.height }
+    } catch {}
+    const image = { data: media.data, mediaType: media.mediaType, ...dims }
+    if (/^(asset|artifact):/i.test(url)) this.images.set(url, image)
+    return image
   }
 
   guildOf(bot: string, channel: string): { guildId?: string } {

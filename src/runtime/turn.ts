@@ -1,7 +1,8 @@
 // The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
 import type { ModelMessage, ToolResultPart } from 'ai'
 import { callModel, offerTools, type ModelCall } from '../model/call-model'
-import { toolOutput } from '../exit/tool-output'
+import { exitToolResult } from '../exit/tool-output'
+import { isLifetime, type AttachmentItem } from '../exit/attachments'
 import type { Tool, ToolCallContext, TurnState } from '../tools/types'
 import type { Conversation, TurnRequest } from './conversation'
 import { stepEndsTurn, type StepCall } from './stop-rule'
@@ -26,20 +27,27 @@ export async function runTurn(conv: Conversation, req: TurnRequest): Promise<voi
         return
       }
       const tools = deps.tools(conv)
+      const request = await conv.buildRequest()
       let result
       try {
-        result = await callModel(handle, { system: deps.system(), messages: conv.messages(), tools: offerTools(tools), signal: conv.signal })
+        result = await callModel(handle, { system: deps.system(), messages: request.messages, tools: offerTools(tools), signal: conv.signal })
       } catch (e: any) {
         if (!conv.signal.aborted) deps.logger.warn('conversation %s: the model call failed, the turn ends: %s', conv.key, describeError(e))
         return
       }
       if (!result.calls.length) {
-        const end = await strayStep(conv, state, result.assistant, result.text, ++strays)
+        const end = await strayStep(conv, state, result.assistant, result.text, ++strays, request.shownOnce)
         if (end) return
         continue
       }
       const calls = await runCalls(conv, state, tools, result.calls)
-      await conv.append([{ type: 'step', at: deps.now(), turn: state.number, messages: stepMessages(result.assistant, calls) }])
+      const entries: Entry[] = [{ type: 'step', at: deps.now(), turn: state.number, messages: stepMessages(result.assistant, calls) }]
+      for (const c of calls) {
+        if (c.attachments.length) entries.push({ type: 'attachments', at: deps.now(), turn: state.number, id: c.id, source: 'tool', tool: c.name, items: c.attachments })
+      }
+      await conv.append(entries)
+      // The response is persisted: only now do the `once` images of this request count as shown.
+      await conv.markShown(request.shownOnce)
       if (stepEndsTurn(calls)) return
     }
   } finally {
@@ -51,23 +59,35 @@ export async function runTurn(conv: Conversation, req: TurnRequest): Promise<voi
 interface ExecutedCall extends StepCall {
   id: string
   result: ToolResultPart['output']
+  attachments: AttachmentItem[]
 }
 
 async function runCalls(conv: Conversation, state: TurnState, tools: Map<string, Tool>, calls: ModelCall[]): Promise<ExecutedCall[]> {
   // Started in call order, so sends queue in the order the model wrote them.
   return Promise.all(calls.map(async (c): Promise<ExecutedCall> => {
     const tool = tools.get(c.name)
+    const base = { id: c.id, name: c.name, input: c.input, attachments: [] as AttachmentItem[] }
     if (c.invalid || !tool) {
       const message = c.invalid ?? `unknown tool "${c.name}"`
-      return { id: c.id, name: c.name, valid: false, input: c.input, output: undefined, result: { type: 'error-text', value: message } }
+      return { ...base, valid: false, output: undefined, result: { type: 'error-text', value: message } }
     }
     const ctx: ToolCallContext = { callId: c.id, fromProgram: false, signal: conv.signal, turn: state }
+    let output: unknown
     try {
-      const output = await tool.execute(c.input, ctx)
-      return { id: c.id, name: c.name, valid: true, input: c.input, output, result: await toolOutput(tool, c.input, output) }
+      output = await tool.execute(c.input, ctx)
     } catch (e: any) {
       conv.deps.logger.debug('tool %s failed: %s', c.name, e?.stack ?? e)
-      return { id: c.id, name: c.name, valid: true, input: c.input, output: undefined, result: { type: 'error-text', value: describeError(e) } }
+      return { ...base, valid: true, output: undefined, result: { type: 'error-text', value: describeError(e) } }
+    }
+    try {
+      const lifetime = (c.input as any)?.lifetime
+      const exit = await exitToolResult(tool, c.input, output, {
+        tool: c.name, callId: c.id, stores: conv.deps.stores, lifetime: isLifetime(lifetime) ? lifetime : 'once',
+      })
+      return { ...base, valid: true, output, result: exit.output, attachments: exit.attachments }
+    } catch (e: any) {
+      conv.deps.logger.warn('tool %s: its result could not be prepared for the model: %s', c.name, e?.stack ?? e)
+      return { ...base, valid: true, output, result: { type: 'error-text', value: `the result could not be shown: ${describeError(e)}` } }
     }
   }))
 }
@@ -78,7 +98,7 @@ function stepMessages(assistant: ModelMessage | undefined, calls: ExecutedCall[]
 }
 
 /** A step with no tool call delivered nothing (SPEC §4.6 strayText). Returns true when the turn ends. */
-async function strayStep(conv: Conversation, state: TurnState, assistant: ModelMessage | undefined, text: string, count: number): Promise<boolean> {
+async function strayStep(conv: Conversation, state: TurnState, assistant: ModelMessage | undefined, text: string, count: number, shownOnce: string[]): Promise<boolean> {
   const { deps } = conv
   const policy = conv.profile.strayText
   if (policy === 'drop') return true
@@ -91,8 +111,9 @@ async function strayStep(conv: Conversation, state: TurnState, assistant: ModelM
     // Stored as the send_message call it became, so the mind later sees what it said.
     await conv.append([{ type: 'step', at: deps.now(), turn: state.number, messages: [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: await toolOutput(tool, input, output) }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: output as any } }] },
     ] }])
+    await conv.markShown(shownOnce)
     return true
   }
   if (count > 1) return true
@@ -100,6 +121,7 @@ async function strayStep(conv: Conversation, state: TurnState, assistant: ModelM
   if (assistant && text.trim()) stored.push({ type: 'step', at: deps.now(), turn: state.number, messages: [assistant] })
   stored.push({ type: 'note', at: deps.now(), kind: 'reminder', text: REMINDER })
   await conv.append(stored)
+  await conv.markShown(shownOnce)
   return false
 }
 

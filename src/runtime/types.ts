@@ -1,5 +1,6 @@
 // Shapes shared by the runtime core. Nothing here knows Koishi sessions: the edge converts them.
 import type { ModelMessage } from 'ai'
+import type { AttachmentItem } from '../exit/attachments'
 
 export interface Logger {
   debug(format: any, ...args: any[]): void
@@ -42,3 +43,7 @@ export type Entry =
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
   | { type: 'step'; at: number; turn: number; messages: ModelMessage[] }
   | { type: 'turn'; at: number; turn: number; reason: string }
+  /** Media a tool returned or a person sent (SPEC §7); items are addressed as `${id}:${index}`. */
+  | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }
+  /** `once` attachments shown in a request whose response was persisted. */
+  | { type: 'shown'; at: number; ids: string[] }

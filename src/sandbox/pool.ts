@@ -92,17 +92,21 @@ const pool = {
   idle: [] as SandboxWorker[],
   waiters: [] as Array<{ resolve: (w: SandboxWorker) => void; reject: (e: unknown) => void }>,
   wasm: undefined as Promise<WebAssembly.Module> | undefined,
+  warming: undefined as Promise<void> | undefined,
   pages: DEFAULT_PAGES,
 }
 
 function compileWasm() {
   // Compiled once per process; workers receive the Module and share its compiled code
-  pool.wasm ??= WebAssembly.compile(readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')))
-  pool.wasm.catch(() => { pool.wasm = undefined })
+  if (!pool.wasm) {
+    pool.wasm = (async () => WebAssembly.compile(readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))))()
+    pool.wasm.catch(() => { pool.wasm = undefined })
+  }
   return pool.wasm
 }
 
 async function spawn(): Promise<SandboxWorker> {
+  const epoch = pool.epoch
   pool.starting++
   let w: SandboxWorker
   try {
@@ -112,6 +116,10 @@ async function spawn(): Promise<SandboxWorker> {
     pool.starting--
   }
   await w.ready
+  if (epoch !== pool.epoch) {
+    w.kill('the sandbox was shut down')
+    throw new Error('the sandbox was shut down')
+  }
   return w
 }
 
@@ -123,7 +131,8 @@ function spawnFor(waiter: (typeof pool.waiters)[number]) {
 export function acquire(pages: number): Promise<SandboxWorker> {
   pool.pages = pages
   let w: SandboxWorker | undefined
-  while ((w = pool.idle.pop())) {
+  // the worker idle the longest is the likeliest to have its next instance ready
+  while ((w = pool.idle.shift())) {
     if (w.alive) {
       w.worker.ref()
       return Promise.resolve(w)
@@ -153,10 +162,10 @@ function idle(w: SandboxWorker) {
   pool.idle.push(w)
 }
 
-export async function warmUp() {
-  if (pool.idle.some((w) => w.alive)) return
-  const w = await spawn()
-  idle(w)
+export function warmUp(): Promise<void> {
+  if (pool.idle.some((w) => w.alive)) return Promise.resolve()
+  pool.warming ??= spawn().then(idle).finally(() => { pool.warming = undefined })
+  return pool.warming
 }
 
 export async function shutdown() {

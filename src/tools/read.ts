@@ -41,11 +41,10 @@ export function readTool(runtime: Runtime): Tool<ReadInput, ReadResult> {
         return errorResult(url, e)
       }
     },
-    toModelOutput: renderRead,
   }
 }
 
-/** What the model sees of a read result (SPEC §6): the page, then the Continue note. */
+/** What the model sees of a read result other than media (SPEC §6): a page ends with its Continue note. */
 export function renderRead(r: ReadResult): ToolResultOutput {
   switch (r.kind) {
     case 'text': {

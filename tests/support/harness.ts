@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
 import { App, Bot, Logger } from 'koishi'
 import mock from '@koishijs/plugin-mock'
-import http from '@koishijs/plugin-http'
+import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
 import { FakeOpenAI } from './fake-openai'
 
