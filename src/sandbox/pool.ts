@@ -30,7 +30,7 @@ export class SandboxWorker {
   listener: ((e: WorkerEvent) => void) | null = null
   private readonly flags: Int32Array
 
-  constructor(wasmModule: WebAssembly.Module, pages: number) {
+  constructor(wasmModule: WebAssembly.Module, pages: number, warm: boolean) {
     const shared = new SharedArrayBuffer(8)
     this.flags = new Int32Array(shared)
     this.worker = new Worker(WORKER_SOURCE, {
@@ -39,6 +39,7 @@ export class SandboxWorker {
         wasmModule,
         flags: shared,
         pages,
+        warm,
         prelude: PRELUDE,
         spinMs: SPIN_MS,
         stackBytes: QUICKJS_STACK_BYTES,
@@ -105,12 +106,13 @@ function compileWasm() {
   return pool.wasm
 }
 
-async function spawn(): Promise<SandboxWorker> {
+/** `warm`: the worker runs a throwaway program first; for workers started ahead of need. */
+async function spawn(warm = false): Promise<SandboxWorker> {
   const epoch = pool.epoch
   pool.starting++
   let w: SandboxWorker
   try {
-    w = new SandboxWorker(await compileWasm(), pool.pages)
+    w = new SandboxWorker(await compileWasm(), pool.pages, warm)
     pool.all.add(w)
   } finally {
     pool.starting--
@@ -148,7 +150,7 @@ export function release(w: SandboxWorker) {
   if (!w.alive) {
     if (w.epoch !== pool.epoch) return waiter && spawnFor(waiter)
     if (waiter) spawnFor(waiter)
-    else if (pool.idle.length === 0) spawn().then((fresh) => idle(fresh), () => {})
+    else if (pool.idle.length === 0) spawn(true).then((fresh) => idle(fresh), () => {})
     return
   }
   if (waiter) return waiter.resolve(w)
@@ -164,7 +166,7 @@ function idle(w: SandboxWorker) {
 
 export function warmUp(): Promise<void> {
   if (pool.idle.some((w) => w.alive)) return Promise.resolve()
-  pool.warming ??= spawn().then(idle).finally(() => { pool.warming = undefined })
+  pool.warming ??= spawn(true).then(idle).finally(() => { pool.warming = undefined })
   return pool.warming
 }
 

@@ -1,0 +1,113 @@
+import { expect } from 'chai'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { exitToolResult, type ExitContext } from '../src/exit/tool-output'
+import { ArtifactStore } from '../src/resources/schemes/artifact-store'
+import { AssetStore } from '../src/resources/schemes/asset-store'
+import { artifactScheme } from '../src/resources/schemes/artifact'
+import type { Tool } from '../src/tools/types'
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const B64 = PNG.toString('base64')
+const LINE = /^\[attachment: artifact:\/\/probe\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/
+const plain: Tool = { description: '', inputSchema: z.any(), execute: async () => null }
+
+describe('unified exit (SPEC §7)', function () {
+  let dir: string
+  let ctx: ExitContext
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kotodama-exit-'))
+    ctx = { tool: 'probe', callId: 'c1', lifetime: 'once', stores: { artifacts: new ArtifactStore(join(dir, 'artifacts')), assets: new AssetStore(join(dir, 'assets')) } }
+  })
+  afterEach(() => rm(dir, { recursive: true, force: true }))
+
+  const run = (raw: unknown, tool: Tool = plain) => exitToolResult(tool, {}, raw, ctx)
+
+  it('a string is shown as itself and other values as JSON', async () => {
+    expect((await run('hello')).output).to.deep.equal({ type: 'text', value: 'hello' })
+    expect((await run({ a: 1 })).output).to.deep.equal({ type: 'json', value: { a: 1 } })
+    expect((await run(undefined)).output).to.deep.equal({ type: 'json', value: null })
+  })
+
+  it('MCP image and audio blocks, embedded resources and nested nodes become attachment lines', async () => {
+    const r = await run({ content: [{ type: 'text', text: 'hi' }, { type: 'image', data: B64, mimeType: 'image/png' }], deep: { deeper: [{ type: 'resource', resource: { uri: 'x://a.png', mimeType: 'image/png', blob: B64 } }] } })
+    const v = (r.output as any).value
+    expect(v.content[0]).to.deep.equal({ type: 'text', text: 'hi' })
+    expect(v.content[1]).to.match(LINE)
+    expect(v.deep.deeper[0]).to.match(LINE)
+    expect(r.attachments).to.have.length(2)
+    expect(r.attachments[0]).to.deep.include({ mediaType: 'image/png', byteLength: PNG.length, width: 1, height: 1, lifetime: 'once' })
+    expect(r.attachments[0].url).to.equal(r.attachments[1].url)   // same bytes, one artifact
+    const audio = await run({ type: 'audio', data: Buffer.from('ID3xxxx').toString('base64'), mimeType: 'audio/mpeg' })
+    expect((audio.output as any).value).to.match(/^\[attachment: artifact:\/\/probe\/[0-9a-f]{20}\.mp3; audio\/mpeg; 7 bytes\]$/)
+  })
+
+  it('a plain field holding base64 is never guessed to be media', async () => {
+    const raw = { image: B64, data: B64, mimeType: 'image/png', file: { data: B64 } }
+    const r = await run(raw)
+    expect(r.output).to.deep.equal({ type: 'json', value: raw })
+    expect(r.attachments).to.deep.equal([])
+  })
+
+  it('toModelOutput runs first; its content parts are media nodes; errors pass through unchanged', async () => {
+    const tool: Tool = { ...plain, toModelOutput: () => ({ type: 'content', value: [{ type: 'text', text: 'look:' }, { type: 'image-data', data: B64, mediaType: 'image/png' }] }) }
+    const r = await run('ignored', tool)
+    expect(r.output.type).to.equal('text')
+    const [first, second] = (r.output as any).value.split('\n')
+    expect(first).to.equal('look:')
+    expect(second).to.match(LINE)
+    const err: Tool = { ...plain, toModelOutput: () => ({ type: 'error-text', value: 'x'.repeat(100_000) }) }
+    expect((await run(null, err)).output).to.deep.equal({ type: 'error-text', value: 'x'.repeat(100_000) })
+    const read: Tool = plain
+    const readErr = await exitToolResult(read, {}, { kind: 'error', url: 'local://x', error: { code: 'not_found', message: 'gone' } }, { ...ctx, tool: 'read' })
+    expect(readErr.output).to.deep.equal({ type: 'error-text', value: 'not_found: gone' })
+  })
+
+  it('a read file result is stored; an unchanged asset keeps its URL, changed bytes become a new artifact', async () => {
+    const assets = ctx.stores.assets
+    const id = await assets.register(`data:image/png;base64,${B64}`)
+    const same = await exitToolResult(plain, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    expect(same.attachments[0].url).to.equal(`asset://${id}`)
+    expect((same.output as any).value).to.equal(`[attachment: asset://${id}; image/png; 70 bytes; 1x1]`)
+    const changed = Buffer.concat([PNG, Buffer.from([0])]).toString('base64')
+    const other = await exitToolResult(plain, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: changed, byteLength: 71 }, { ...ctx, tool: 'read' })
+    expect(other.attachments[0].url).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.png$/)
+    const local = await exitToolResult(plain, {}, { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    expect(local.attachments[0].url).to.match(/^artifact:\/\/read\//)
+  })
+
+  it('a 2 MB JSON result is archived once; the Continue chain gives back the readable view', async () => {
+    const value = { rows: Array.from({ length: 20000 }, (_, i) => ({ i, name: `row ${i}`, tags: ['a', 'b'], image: i === 5 ? { type: 'image', data: B64, mimeType: 'image/png' } : null })) }
+    const r = await run(value)
+    const text = (r.output as any).value as string
+    expect(text.length).to.be.at.most(30000)
+    const m = /\[truncated; to continue, call read\(\{url: "(artifact:\/\/probe\/[0-9a-f]{20}\.json)\?offset=(\d+)"\}\)\]$/.exec(text)
+    expect(m, text.slice(-200)).to.not.equal(null)
+    const url = m[1]
+    const files = (await import('node:fs/promises')).readdir
+    expect((await files(join(dir, 'artifacts', 'probe'))).filter(f => f.endsWith('.json.json'))).to.have.length(1)   // one sidecar for the archive (+ the image's .png.json)
+    const scheme = artifactScheme(ctx.stores.artifacts)
+    let body = text.slice(0, Number(m[2]))
+    let next = `${url}?offset=${m[2]}`
+    while (next) {
+      const page = await scheme.read(next, { whole: false, maxBytes: 1 << 25 }) as any
+      body += page.text
+      next = page.continueUrl
+    }
+    const readable = JSON.stringify({ ...value, rows: value.rows.map(row => row.image ? { ...row, image: (r.attachments[0] && `[attachment: ${r.attachments[0].url}; image/png; 70 bytes; 1x1]`) } : row) }, null, 2)
+    expect(body).to.equal(readable)
+    const original = await scheme.read(`${url}?view=original`, { whole: true, maxBytes: 1 << 25 }) as any
+    expect(JSON.parse(original.text)).to.deep.equal(JSON.parse(readable))
+    expect(original.text).to.not.include('\n  ')
+  })
+
+  it('a long string result is archived as .txt and paged from it', async () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n')
+    const r = await run(text)
+    expect((r.output as any).value).to.match(/read\(\{url: "artifact:\/\/probe\/[0-9a-f]{20}\.txt\?offset=\d+"\}\)\]$/)
+    const stored = await readFile(join(dir, 'artifacts', 'probe', /probe\/([0-9a-f]{20}\.txt)/.exec((r.output as any).value)[1]), 'utf8')
+    expect(stored).to.equal(text)
+  })
+})
