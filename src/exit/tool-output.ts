@@ -10,6 +10,7 @@ import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia, type MediaNode } from './media-nodes'
 import { pageString } from './paging'
 import { storeMedia, type MediaStores } from './store-media'
+import { displayProgram, isProgramOutcome, programError, programValue } from './program-output'
 
 export interface ExitContext {
   tool: string
@@ -51,6 +52,11 @@ export async function exitToolResult(tool: Tool, input: unknown, raw: unknown, c
       }
       default: return done(out)   // errors and denials pass through
     }
+  }
+  if (ctx.tool === 'codemode' && isProgramOutcome(raw)) {
+    if (raw.ok === false) return done({ type: 'error-text', value: programError(raw as any) })
+    const value = await programValue(raw.value, store)
+    return done(budgeted(raw.logs.length || typeof value === 'string' ? displayProgram(value, raw.logs) : undefined, value, ctx))
   }
   if (ctx.tool === 'read' && isReadResult(raw)) {
     if (raw.kind === 'file') return done({ type: 'text', value: await store(asMediaNode(raw)) })

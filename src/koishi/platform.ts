@@ -7,7 +7,8 @@ import type { Platform } from '../runtime/types'
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
   return {
-    isOnline: id => bot(id)?.status === Universal.Status.ONLINE,
+    // The console's sandbox bots have no connection and never report online.
+    isOnline: id => bot(id)?.status === Universal.Status.ONLINE || bot(id)?.platform === 'sandbox',
     async send(id, channel, content, guildId) {
       const b = bot(id)
       if (!b) throw new Error(`bot ${id} is not connected`)

@@ -15,6 +15,7 @@ import { sendMessageTool } from '../tools/send-message'
 import type { Tool } from '../tools/types'
 import { waitTool } from '../tools/wait'
 import { readTool } from '../tools/read'
+import { buildCatalog } from '../tools/catalog'
 import { safeName } from '../util/safe-name'
 import { Conversation, type TurnRequest } from './conversation'
 import type { Extensions } from './extensions'
@@ -188,7 +189,7 @@ export class Runtime {
     const cached = this.toolCache.get(conv)
     if (cached?.version === ext.version) return cached.tools
     const host = conv.deps.host(conv)
-    const tools = new Map<string, Tool>([
+    const all = new Map<string, Tool>([
       ['send_message', sendMessageTool(host)],
       ['read', readTool(this)],
       ['finish', finishTool()],
@@ -196,11 +197,12 @@ export class Runtime {
     ])
     for (const [name, factory] of ext.tools) {
       try {
-        tools.set(name, factory(this))
+        all.set(name, factory(this))
       } catch (e: any) {
         this.logger.error('profile %s: tool "%s" could not be created: %s', this.profile.id, name, e?.message ?? e)
       }
     }
+    const tools = buildCatalog(all, this.profile.codemode, this.options.limits).direct
     this.toolCache.set(conv, { version: ext.version, tools })
     return tools
   }

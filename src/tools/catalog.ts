@@ -1,0 +1,25 @@
+// Which tools the model calls directly and which only from programs (SPEC §8).
+import type { CodemodeLimits } from '../config/types'
+import { codemodeTool } from './codemode'
+import type { Tool } from './types'
+
+/** Always direct, never in the sandbox. */
+const RESIDENT = ['finish', 'wait']
+/** Direct and in the sandbox. */
+const BOTH = ['send_message']
+
+export interface Catalog {
+  direct: Map<string, Tool>
+  sandbox: Map<string, Tool>
+}
+
+export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits): Catalog {
+  if (!codemode.enabled) return { direct: all, sandbox: new Map() }
+  const sandbox = new Map([...all].filter(([name]) => !RESIDENT.includes(name)))
+  const direct = new Map<string, Tool>()
+  for (const [name, tool] of all) {
+    if (RESIDENT.includes(name) || BOTH.includes(name) || codemode.direct.includes(name)) direct.set(name, tool)
+  }
+  direct.set('codemode', codemodeTool(sandbox, limits))
+  return { direct, sandbox }
+}
