@@ -11,6 +11,7 @@ import { Runtime } from '../runtime/runtime'
 import { standardWakeEngine } from '../runtime/wake/standard'
 import type { WakeEngineFactory } from '../runtime/wake/types'
 import { koishiPlatform } from './platform'
+import { warmUp } from '../sandbox'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
 import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
@@ -48,6 +49,8 @@ export class KotodamaService extends Service {
       this.log.warn('%sconfig %s %s', who, p.path, p.message)
     }
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))
+    // The first program otherwise pays ~100 ms to compile the sandbox.
+    if (this.checked.profiles.some(p => p.codemode.enabled)) warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
     // The built-in extensions go through the same public interface as everyone else's.
     this.registerWakeEngine('standard', standardWakeEngine)
     this.registerScheme('workspace', runtime => workspaceScheme(runtime.profile.workspace.roots))
