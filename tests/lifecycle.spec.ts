@@ -188,4 +188,45 @@ describe('history, configuration and the service', function () {
     await h.server.waitForRequests(2)
     expect(JSON.stringify(messagesOf(h.server.requests[1]))).to.not.include('remember this')
   })
+
+  it('registerScheme adds a scheme to every runtime; reserved and duplicate schemes throw; dispose removes it', async () => {
+    h = await Harness.start()
+    const errors: string[] = []
+    const fork = h.app.plugin({
+      name: 'notes', inject: ['kotodama'],
+      apply: (ctx: any) => {
+        ctx.kotodama.registerScheme('notes', () => ({
+          scheme: 'notes',
+          read: async (url: string) => ({ kind: 'text', url, text: `note at ${url}`, mediaType: 'text/plain', source: { url, offset: 0, line: 1, column: 1 }, range: { startLine: 1 } }),
+          bytes: async () => ({ data: Buffer.from('x'), mediaType: 'text/plain' }),
+        }))
+        for (const bad of ['local', 'asset', 'ARTIFACT', 'notes', 'workspace']) {
+          try { ctx.kotodama.registerScheme(bad, () => undefined) } catch (e) { errors.push((e as Error).message) }
+        }
+      },
+    })
+    await h.idle()
+    expect(errors).to.have.length(5)
+    expect(errors[0]).to.match(/reserved/)
+    expect(errors[3]).to.match(/already registered/)
+    h.server.script({ toolCalls: [call('read', { url: 'notes://today' })] }, { toolCalls: [call('finish', {})] })
+    await h.client('bob').receive('what are my notes?')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(toolResultsOf(h.server.requests[1]).at(-1).content).to.equal('note at notes://today')
+    expect(h.server.requests[0].body.messages[0].content).to.include('notes')
+    fork.dispose()
+    h.server.script({ toolCalls: [call('read', { url: 'notes://today' })] }, { toolCalls: [call('finish', {})] })
+    await h.client('bob').receive('and now?')
+    await h.server.waitForRequests(4)
+    expect(toolResultsOf(h.server.requests[3]).at(-1).content).to.match(/^unknown_scheme: "notes" is not a registered scheme; registered: asset, artifact, local, workspace/)
+  })
+
+  it('a bad codemode quota is reported and replaced by its default', async () => {
+    h = await Harness.start({ codemode: { timeoutMs: -5, maxToolCalls: 1.5 } })
+    const w = h.warnings().join('\n')
+    expect(w).to.match(/codemode\.timeoutMs must be a number > 0; using the default 30000/)
+    expect(w).to.match(/codemode\.maxToolCalls must be a whole number > 0; using the default 200/)
+    expect(h.app.kotodama.checked.codemode.timeoutMs).to.equal(30000)
+  })
 })

@@ -1,7 +1,8 @@
 // The console form (SPEC §1). Ranges are checked by validate.ts, not here: a bad value in one
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
-import type { Config } from './types'
+import type { CodemodeLimits, Config } from './types'
+import { DEFAULT_CODEMODE } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -14,14 +15,9 @@ const model = Schema.object({
   timeoutMs: Schema.number().default(120000),
 })
 
-const codemodeLimits = Schema.object({
-  timeoutMs: Schema.number().default(30000),
-  memoryLimitBytes: Schema.number().default(67108864),
-  maxToolCalls: Schema.number().default(200),
-  maxToolInputBytes: Schema.number().default(1048576),
-  maxToolOutputBytes: Schema.number().default(33554432),
-  maxResultBytes: Schema.number().default(33554432),
-})
+const codemodeLimits = Schema.object(Object.fromEntries(
+  Object.entries(DEFAULT_CODEMODE).map(([k, v]) => [k, Schema.number().default(v)]),
+) as Record<keyof CodemodeLimits, Schema<number>>)
 
 const claim = Schema.object({
   bot: Schema.string().default('*'),

@@ -14,11 +14,17 @@ export interface ModelConfig {
 }
 
 export interface CodemodeLimits {
+  /** Wall time of a program, including time spent awaiting host tools. */
   timeoutMs: number
+  /** Cap of the program's wasm linear memory (values under 20 MiB are raised to it). */
   memoryLimitBytes: number
+  /** Host tool calls per program; the call over the limit ends it (ToolCallLimitError). */
   maxToolCalls: number
+  /** UTF-8 bytes of each tool input as JSON (InputTooLarge, catchable). */
   maxToolInputBytes: number
+  /** UTF-8 bytes of each tool output as JSON (OutputTooLarge, catchable). */
   maxToolOutputBytes: number
+  /** UTF-8 bytes of the program's return value as JSON (ResultTooLarge). */
   maxResultBytes: number
 }
 

@@ -1,7 +1,8 @@
 // Semantic checks the Schema cannot express. A bad profile is reported with its field path and
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
-import type { Config, ModelConfig, ProfileConfig } from './types'
+import type { CodemodeLimits, Config, ModelConfig, ProfileConfig } from './types'
+import { DEFAULT_CODEMODE } from './defaults'
 
 export interface ConfigProblem {
   profile?: string
@@ -11,6 +12,8 @@ export interface ConfigProblem {
 
 export interface CheckedConfig {
   models: Map<string, ModelConfig>
+  /** the codemode quotas, a bad field replaced by its default */
+  codemode: CodemodeLimits
   profiles: ProfileConfig[]
   problems: ConfigProblem[]
 }
@@ -96,7 +99,12 @@ export function checkConfig(config: Config): CheckedConfig {
     problems.push(...found)
     if (!found.length) models.set(m.id, m)
   })
-  problems.push(...runChecks(config.codemode, 'codemode', CODEMODE_CHECKS))
+  const codemode = { ...DEFAULT_CODEMODE, ...config.codemode }
+  for (const p of runChecks(codemode, 'codemode', CODEMODE_CHECKS)) {
+    const key = p.path.slice('codemode.'.length) as keyof CodemodeLimits
+    problems.push({ ...p, message: `${p.message}; using the default ${DEFAULT_CODEMODE[key]}` })
+    codemode[key] = DEFAULT_CODEMODE[key]
+  }
   const profiles: ProfileConfig[] = []
   const seen = new Set<string>()
   config.profiles.forEach((p, i) => {
@@ -105,5 +113,5 @@ export function checkConfig(config: Config): CheckedConfig {
     if (found.length) problems.push(...found.map(f => ({ profile: p.id || `#${i}`, ...f })))
     else profiles.push(p)
   })
-  return { models, profiles, problems }
+  return { models, codemode, profiles, problems }
 }

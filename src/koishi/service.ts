@@ -112,7 +112,7 @@ export class KotodamaService extends Service {
       const runtime = new Runtime({
         profile, bot, dataDir: resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir),
         logger: this.log, platform: koishiPlatform(this.ctx), models: this.models, extensions: this.extensions,
-        limits: this.config.codemode, random: () => this.random(), botName: this.ctx.bots[bot]?.user?.name,
+        limits: this.checked.codemode, random: () => this.random(), botName: this.ctx.bots[bot]?.user?.name,
       })
       p = runtime.start().then(() => runtime)
       p.catch(e => {

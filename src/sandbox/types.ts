@@ -1,16 +1,7 @@
-export interface SandboxLimits {
-  /** Wall time of the whole program, including time spent awaiting host tools. */
-  timeoutMs: number
-  /** Cap of the program's wasm linear memory. Values under MIN_MEMORY_BYTES (20 MiB) are raised to it. */
-  memoryLimitBytes: number
-  /** Host tool calls per program; the call over the limit ends the program (ToolCallLimitError, not catchable). */
-  maxToolCalls: number
-  /** UTF-8 bytes of each tool input as JSON (InputTooLarge, catchable). */
-  maxToolInputBytes: number
-  /** UTF-8 bytes of each tool output as JSON (OutputTooLarge, catchable). */
-  maxToolOutputBytes: number
-  /** UTF-8 bytes of the program's return value as JSON (ResultTooLarge). */
-  maxResultBytes: number
+import type { CodemodeLimits } from '../config/types'
+
+/** The plugin's codemode quotas (SPEC §1, §8), plus the console capture bound. */
+export interface SandboxLimits extends CodemodeLimits {
   /** Bytes of captured console output; default 64 KiB. A truncation marker line is added past it. */
   maxLogBytes?: number
 }
