@@ -49,7 +49,7 @@ export async function timeIt(fn: () => unknown): Promise<number> {
  * (the order flips every round) so that a noisy neighbour hurts all of them alike.
  */
 export async function interleave<K extends string>(
-  subjects: Record<K, () => unknown>, reps: number, warmup = 1,
+  subjects: Record<K, () => unknown>, reps: number, warmup = 1, between?: () => unknown,
 ): Promise<Record<K, number[]>> {
   const keys = Object.keys(subjects) as K[]
   const out = Object.fromEntries(keys.map(k => [k, [] as number[]])) as Record<K, number[]>
@@ -58,6 +58,7 @@ export async function interleave<K extends string>(
     for (const k of order) {
       const ms = await timeIt(subjects[k])
       if (round >= warmup) out[k].push(ms)
+      await between?.()   // untimed clean-up
     }
   }
   return out

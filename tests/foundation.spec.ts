@@ -269,4 +269,26 @@ describe('foundation: a mind in the chat', function () {
     expect(JSON.stringify(msgs)).to.not.include('message 0')
     expect(JSON.stringify(msgs)).to.include('message 3')
   })
+
+  it('a very long message is shown shortened, and the rest can be read from its artifact', async () => {
+    h = await Harness.start()
+    const long = Array.from({ length: 800 }, (_, i) => `word${i}`).join(' ')
+    let next = ''
+    h.server.script(
+      req => {
+        const text = lastUserText(req)
+        next = /read\(\{url: "([^"]+)"\}\)\]$/.exec(text)?.[1]
+        return { toolCalls: [call('read', { url: next })] }
+      },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive(long)
+    await h.server.waitForRequests(2)
+    const shown = lastUserText(h.server.requests[0])
+    expect(shown.length).to.be.below(4300)
+    expect(next).to.match(/^artifact:\/\/message\/[0-9a-f]{20}\.txt\?offset=4000$/)
+    const rest = toolResultsOf(h.server.requests[1]).at(-1).content
+    const start = shown.indexOf('word0')
+    expect(shown.slice(start, start + 4000) + rest).to.equal(long)
+  })
 })

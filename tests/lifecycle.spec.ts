@@ -201,7 +201,7 @@ describe('history, configuration and the service', function () {
           bytes: async () => ({ data: Buffer.from('x'), mediaType: 'text/plain' }),
         }))
         for (const bad of ['local', 'asset', 'ARTIFACT', 'notes', 'workspace']) {
-          try { ctx.kotodama.registerScheme(bad, () => undefined) } catch (e) { errors.push((e as Error).message) }
+          try { ctx.kotodama.registerScheme(bad, (): undefined => undefined) } catch (e) { errors.push((e as Error).message) }
         }
       },
     })

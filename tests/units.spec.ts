@@ -146,3 +146,22 @@ describe('small utilities', () => {
     expect(safeName('a/b')).to.not.include('/')
   })
 })
+
+describe('conversation memory', () => {
+  it('keeps only a bounded tail of the history in memory, and says the window was trimmed', async () => {
+    const { Conversation } = await import('../src/runtime/conversation')
+    const written: Entry[] = []
+    const profile = { context: { maxMessages: 10, maxChars: 1e6 }, mode: 'channel', attachment: { imageInput: false } } as any
+    const conv = new Conversation({
+      key: 'k', profile, bot: 'x:1', logger: console, store: { append: async (e: Entry[]) => { written.push(...e) } } as any,
+      model: () => undefined, system: () => '', tools: () => new Map(), host: () => undefined, setTimer: () => () => {}, now: () => 0,
+      stores: undefined, loadImage: async () => { throw new Error('none') },
+    })
+    for (let i = 0; i < 2000; i++) await conv.append([fact(i)])
+    expect(written).to.have.length(2000)
+    expect(conv.entries.length).to.be.at.most(Math.ceil((10 * 3 + 200) * 1.5))
+    expect((conv.entries.at(-1) as any).fact.id).to.equal('1999')
+    const { messages } = await conv.buildRequest()
+    expect(messages[0]).to.deep.equal({ role: 'user', content: '[earlier history is outside your context window]' })
+  })
+})

@@ -56,6 +56,8 @@ export class Conversation {
   private inbox: Entry[] = []
   /** keys of `once` attachments already shown */
   private consumed = new Set<string>()
+  /** older entries were dropped from memory (they are still on disk) */
+  private forgotten = false
   private running?: Promise<void>
   private queued?: TurnRequest
   private abort = new AbortController()
@@ -76,6 +78,7 @@ export class Conversation {
       if (e.type === 'fact') this.lastTarget = targetOf(e.fact)
       if (e.type === 'shown') e.ids.forEach(id => this.consumed.add(id))
     }
+    this.forgetOldEntries()
   }
 
   /** Stores a fact; a turn in progress sees it at its next step. */
@@ -131,9 +134,21 @@ export class Conversation {
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */
   append(entries: Entry[]): Promise<void> {
     this.entries.push(...entries)
+    this.forgetOldEntries()
     return this.deps.store.append(entries).catch(e => {
       this.deps.logger.error('conversation %s: could not write history: %s', this.key, e?.message ?? e)
     })
+  }
+
+  /**
+   * Memory keeps only the tail the context window can use (every kept entry is at least one
+   * message, or an attachment/bookkeeping entry); the file keeps everything.
+   */
+  private forgetOldEntries(): void {
+    const keep = this.profile.context.maxMessages * 3 + 200
+    if (this.entries.length <= keep * 1.5) return
+    this.entries.splice(0, this.entries.length - keep)
+    this.forgotten = true
   }
 
   /** Moves facts that arrived during the turn into the history; returns them. */
@@ -176,7 +191,7 @@ export class Conversation {
       currentTurn: this.currentTurn?.number ?? this.turnCounter, load: url => this.deps.loadImage(url),
     })
     const messages = toModelMessages(window, this.cross, projection.byEntry)
-    if (messages.length && (window.length < this.entries.length || messages[0].role !== 'user')) {
+    if (messages.length && (this.forgotten || window.length < this.entries.length || messages[0].role !== 'user')) {
       messages.unshift({ role: 'user', content: TRIMMED_NOTE })
     }
     return { messages, shownOnce: projection.shownOnce }
@@ -192,6 +207,7 @@ export class Conversation {
   async reset(): Promise<string | undefined> {
     this.cancelWait()
     this.entries = []
+    this.forgotten = false
     return this.deps.store.reset()
   }
 

@@ -39,6 +39,9 @@ export interface RuntimeOptions {
   botName?: string
 }
 
+/** Past this a fact is archived and shown shortened (a pasted log must not flood the context). */
+export const MAX_FACT_CHARS = 4000
+
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
   const i = bot.indexOf(':')
   return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
@@ -51,6 +54,7 @@ export class Runtime {
   readonly artifacts: ArtifactStore
   private conversations = new Map<string, Promise<Conversation>>()
   private sent = new LRUCache<string, true>({ max: 5000 })
+  private imageFailures = new LRUCache<string, string>({ max: 1000, ttl: 10 * 60_000 })
   private images = new LRUCache<string, LoadedImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: i => i.data.length || 1 })
   private guilds = new LRUCache<string, string>({ max: 5000 })
   private toolCache = new WeakMap<Conversation, { version: number; tools: Map<string, Tool> }>()
@@ -138,7 +142,21 @@ export class Runtime {
     if (fact.guildId) this.guilds.set(`${fact.bot}\u0000${fact.channel}`, fact.guildId)
     const wake = this.engine().judge(fact)
     const conv = await this.conversation(this.conversationKey(fact.channel))
-    conv.receive(fact, wake)
+    conv.receive(await this.shortened(fact), wake)
+  }
+
+  /** A very long message is archived whole and shown as its start plus a read call for the rest. */
+  private async shortened(fact: Fact): Promise<Fact> {
+    if (fact.content.length <= MAX_FACT_CHARS) return fact
+    try {
+      const url = await this.artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
+      let cut = MAX_FACT_CHARS
+      if (/[\ud800-\udbff]/.test(fact.content[cut - 1])) cut--
+      return { ...fact, content: `${fact.content.slice(0, cut)} [message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]` }
+    } catch (e: any) {
+      this.logger.warn('could not archive a long message: %s', e?.message ?? e)
+      return fact
+    }
   }
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
@@ -153,7 +171,16 @@ export class Runtime {
   async loadImage(url: string): Promise<LoadedImage> {
     const hit = this.images.get(url)
     if (hit) return hit
-    const media = await this.resources.bytes(url)
+    // A dead source is not fetched again for every request of every turn.
+    const failed = this.imageFailures.get(url)
+    if (failed) throw new Error(failed)
+    let media
+    try {
+      media = await this.resources.bytes(url)
+    } catch (e: any) {
+      this.imageFailures.set(url, e?.message ?? String(e))
+      throw e
+    }
     let dims: { width?: number; height?: number } = {}
     try {
       const d = imageSize(media.data)

@@ -1,0 +1,43 @@
+// 3. Paging a 5,000-line file to its end through Continue URLs, against reading it whole at once.
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { clearTextSourceCache } from '../src/resources/text-source'
+import { localScheme } from '../src/resources/schemes/local'
+import { proseText } from './data'
+import { interleave, median, type Mode, type Row } from './measure'
+
+export async function pagingToEnd(mode: Mode): Promise<Row[]> {
+  const dir = join(mode.tmp, 'paging')
+  await mkdir(dir, { recursive: true })
+  const text = proseText(5000, 11)
+  const file = join(dir, 'doc.txt')
+  await writeFile(file, text)
+  const local = localScheme(dir)
+
+  let pages = 0
+  const subject = async () => {
+    clearTextSourceCache()
+    let url: string | undefined = 'local://doc.txt'
+    let body = ''
+    pages = 0
+    while (url) {
+      const r = await local.read(url, { whole: false, maxBytes: 1 << 25 })
+      if (r.kind !== 'text') throw new Error(`unexpected ${r.kind}`)
+      body += r.text
+      pages++
+      url = (r as { continueUrl?: string }).continueUrl
+    }
+    if (body !== text) throw new Error('the pages do not add up to the file')
+  }
+  const baseline = async () => {
+    const lines = (await readFile(file, 'utf8')).split('\n')
+    if (lines.length !== 5001) throw new Error('unexpected line count')
+  }
+  const t = await interleave({ subject, baseline }, 30, 3)
+  const ratio = median(t.subject) / median(t.baseline)
+  return [{
+    benchmark: `3 paging 5,000 lines (${(text.length / 1024).toFixed(0)} KiB) to the end, ${pages} pages`,
+    figure: median(t.subject), unit: 'ms', baseline: median(t.baseline), baselineLabel: 'readFile + split',
+    ratio, target: 'ratio ≤ 3', pass: ratio <= 3,
+  }]
+}
