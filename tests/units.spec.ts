@@ -8,6 +8,7 @@ import { standardWakeEngine } from '../src/runtime/wake/standard'
 import type { Entry, Fact } from '../src/runtime/types'
 import { uuidv7, UUIDV7 } from '../src/util/uuidv7'
 import { safeName } from '../src/util/safe-name'
+import { Conversation } from '../src/runtime/conversation'
 
 const typing = { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000, jitter: 0.25 }
 
@@ -149,7 +150,6 @@ describe('small utilities', () => {
 
 describe('conversation memory', () => {
   it('keeps only a bounded tail of the history in memory, and says the window was trimmed', async () => {
-    const { Conversation } = await import('../src/runtime/conversation')
     const written: Entry[] = []
     const profile = { context: { maxMessages: 10, maxChars: 1e6 }, mode: 'channel', attachment: { imageInput: false } } as any
     const conv = new Conversation({
