@@ -291,4 +291,16 @@ describe('foundation: a mind in the chat', function () {
     const start = shown.indexOf('word0')
     expect(shown.slice(start, start + 4000) + rest).to.equal(long)
   })
+
+  it('reasoning is not sent back in later requests', async () => {
+    h = await Harness.start()
+    h.server.script(
+      { reasoning: 'let me think very hard', toolCalls: [call('send_message', { messages: ['hi'], continue: true })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('hello')
+    await h.server.waitForRequests(2)
+    expect(JSON.stringify(h.server.requests[1].body)).to.not.include('let me think very hard')
+    expect(h.server.requests[0].body.messages[0].content).to.include('your user id is 514, so <at id="514"/> mentions you')
+  })
 })

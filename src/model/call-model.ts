@@ -41,7 +41,7 @@ export async function callModel(handle: ModelHandle, o: {
     abortSignal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
     experimental_include: { requestBody: false, responseBody: false },
   })
-  const assistant = r.response.messages.find(m => m.role === 'assistant')
+  const assistant = withoutReasoning(r.response.messages.find(m => m.role === 'assistant'))
   const calls: ModelCall[] = r.toolCalls.map(c => ({
     id: c.toolCallId,
     name: c.toolName,
@@ -49,4 +49,13 @@ export async function callModel(handle: ModelHandle, o: {
     invalid: (c as any).invalid ? String((c as any).error?.message ?? 'invalid tool call') : undefined,
   }))
   return { assistant, text: r.text, calls }
+}
+
+/**
+ * Reasoning is not kept in history: it is long, and several OpenAI-compatible servers refuse
+ * `reasoning_content` in input messages.
+ */
+function withoutReasoning(m: ModelMessage | undefined): ModelMessage | undefined {
+  if (!m || m.role !== 'assistant' || typeof m.content === 'string') return m
+  return { ...m, content: m.content.filter(p => p.type !== 'reasoning') }
 }

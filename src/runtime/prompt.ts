@@ -16,7 +16,8 @@ export interface PromptOptions {
 export function systemPrompt(o: PromptOptions): string {
   const parts = [o.persona.trim(), '## How you live in this chat', speaking(o), reading(o)]
   if (o.codemode) parts.push(codemode())
-  parts.push(`Now: ${formatTime(o.now)} (${Intl.DateTimeFormat().resolvedOptions().timeZone}). You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}.`)
+  const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
+  parts.push(`Now: ${formatTime(o.now)} (${Intl.DateTimeFormat().resolvedOptions().timeZone}). You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`)
   return parts.filter(Boolean).join('\n\n')
 }
 
