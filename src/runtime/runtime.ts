@@ -205,6 +205,7 @@ export class Runtime {
     return systemPrompt({
       persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName, now: Date.now(),
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
+      readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,
     })
   }
