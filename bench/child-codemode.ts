@@ -1,6 +1,6 @@
 // Child of codemode.ts: the first program of a fresh process, with or without warmUp() first.
 import { now, report } from './measure'
-import { LIMITS } from './codemode'
+import { LIMITS } from './sandbox-limits'
 
 async function main() {
   const withWarmUp = process.argv[2] === 'warm'

@@ -1,11 +1,8 @@
 // 5. Codemode: start-up, per-program overhead, and host calls in series and all at once.
 import { Worker } from 'node:worker_threads'
-import { runProgram, shutdownSandbox, warmUp, type SandboxLimits } from '../src/sandbox'
+import { runProgram, shutdownSandbox, warmUp } from '../src/sandbox'
 import { child, interleave, median, now, percentile, type Mode, type Row } from './measure'
-
-export const LIMITS: SandboxLimits = {
-  timeoutMs: 30000, memoryLimitBytes: 64 << 20, maxToolCalls: 5000, maxToolInputBytes: 1 << 20, maxToolOutputBytes: 1 << 25, maxResultBytes: 1 << 25,
-}
+import { LIMITS } from './sandbox-limits'
 
 const tools = { t: async (x: unknown) => x }
 

@@ -40,7 +40,7 @@ function speaking(o: PromptOptions): string {
 function reading(o: PromptOptions): string {
   const lines = [
     `Resources are addressed by URL (schemes here: ${o.schemes.join(', ')}). People's media appear as asset:// URLs; long tool results are archived as artifact:// URLs; local:// is your own folder.`,
-    `${o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program'} shows any of them. Line selectors stand before the query: `:N` from line N, `:A-B` lines A to B, `:A+C` C lines from A. `?view=meta` shows metadata only. A truncated page ends with a note holding the exact read call that continues it.',
+    `${o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program'} shows any of them. Line selectors stand before the query: \`:N\` from line N, \`:A-B\` lines A to B, \`:A+C\` C lines from A. \`?view=meta\` shows metadata only. A truncated page ends with a note holding the exact read call that continues it.`,
   ]
   if (o.visionModel) lines.push('For an image, read(url + "?question=...") asks a vision model about it and returns its answer.')
   if (o.imageInput) lines.push('Images can be shown to you; read an image URL to look at it.')
