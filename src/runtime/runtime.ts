@@ -2,8 +2,8 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { imageSize } from 'image-size'
-import type { LoadedImage } from '../exit/projection'
+import { ImageLoader } from '../exit/image-loader'
+import { shortenFact } from './long-facts'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import type { ModelHandle } from '../model/provider'
 import { ResourceCenter } from '../resources/center'
@@ -39,9 +39,6 @@ export interface RuntimeOptions {
   botName?: string
 }
 
-/** Past this a fact is archived and shown shortened (a pasted log must not flood the context). */
-export const MAX_FACT_CHARS = 4000
-
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
   const i = bot.indexOf(':')
   return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
@@ -54,8 +51,7 @@ export class Runtime {
   readonly artifacts: ArtifactStore
   private conversations = new Map<string, Promise<Conversation>>()
   private sent = new LRUCache<string, true>({ max: 5000 })
-  private imageFailures = new LRUCache<string, string>({ max: 1000, ttl: 10 * 60_000 })
-  private images = new LRUCache<string, LoadedImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: i => i.data.length || 1 })
+  private images = new ImageLoader(this.resources)
   private guilds = new LRUCache<string, string>({ max: 5000 })
   private toolCache = new WeakMap<Conversation, { version: number; tools: Map<string, Tool> }>()
   private schemeVersion = -1
@@ -127,7 +123,7 @@ export class Runtime {
         setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t) },
         now: () => Date.now(),
         stores: { artifacts: this.artifacts, assets: this.assets },
-        loadImage: url => this.loadImage(url),
+        loadImage: url => this.images.load(url),
       })
       p = conv.load().then(() => conv)
       p.catch(() => this.conversations.delete(key))
@@ -142,21 +138,13 @@ export class Runtime {
     if (fact.guildId) this.guilds.set(`${fact.bot}\u0000${fact.channel}`, fact.guildId)
     const wake = this.engine().judge(fact)
     const conv = await this.conversation(this.conversationKey(fact.channel))
-    conv.receive(await this.shortened(fact), wake)
-  }
-
-  /** A very long message is archived whole and shown as its start plus a read call for the rest. */
-  private async shortened(fact: Fact): Promise<Fact> {
-    if (fact.content.length <= MAX_FACT_CHARS) return fact
+    let shown = fact
     try {
-      const url = await this.artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
-      let cut = MAX_FACT_CHARS
-      if (/[\ud800-\udbff]/.test(fact.content[cut - 1])) cut--
-      return { ...fact, content: `${fact.content.slice(0, cut)} [message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]` }
+      shown = await shortenFact(fact, this.artifacts)
     } catch (e: any) {
       this.logger.warn('could not archive a long message: %s', e?.message ?? e)
-      return fact
     }
+    conv.receive(shown, wake)
   }
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
@@ -165,30 +153,6 @@ export class Runtime {
     if (!conv.lastTarget && this.profile.mode === 'channel') conv.lastTarget = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
     const req: TurnRequest = { reason: `wake:${reason}`, note: `[wake: ${reason}]` }
     conv.request(req)
-  }
-
-  /** Image bytes for projection; assets and artifacts never change, so they are cached by URL. */
-  async loadImage(url: string): Promise<LoadedImage> {
-    const hit = this.images.get(url)
-    if (hit) return hit
-    // A dead source is not fetched again for every request of every turn.
-    const failed = this.imageFailures.get(url)
-    if (failed) throw new Error(failed)
-    let media
-    try {
-      media = await this.resources.bytes(url)
-    } catch (e: any) {
-      this.imageFailures.set(url, e?.message ?? String(e))
-      throw e
-    }
-    let dims: { width?: number; height?: number } = {}
-    try {
-      const d = imageSize(media.data)
-      dims = { width: d.width, height: d.height }
-    } catch {}
-    const image = { data: media.data, mediaType: media.mediaType, ...dims }
-    if (/^(asset|artifact):/i.test(url)) this.images.set(url, image)
-    return image
   }
 
   guildOf(bot: string, channel: string): { guildId?: string } {

@@ -1,0 +1,35 @@
+// Image bytes for projection. Assets and artifacts never change, so they are cached by URL; a
+// dead source is remembered for a while so it is not fetched for every request of every turn.
+import { imageSize } from 'image-size'
+import { LRUCache } from 'lru-cache'
+import type { ResourceCenter } from '../resources/center'
+import type { LoadedImage } from './projection'
+
+export class ImageLoader {
+  private images = new LRUCache<string, LoadedImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: i => i.data.length || 1 })
+  private failures = new LRUCache<string, string>({ max: 1000, ttl: 10 * 60_000 })
+
+  constructor(private resources: ResourceCenter) {}
+
+  async load(url: string): Promise<LoadedImage> {
+    const hit = this.images.get(url)
+    if (hit) return hit
+    const failed = this.failures.get(url)
+    if (failed) throw new Error(failed)
+    let media
+    try {
+      media = await this.resources.bytes(url)
+    } catch (e: any) {
+      this.failures.set(url, e?.message ?? String(e))
+      throw e
+    }
+    let dims: { width?: number; height?: number } = {}
+    try {
+      const d = imageSize(media.data)
+      dims = { width: d.width, height: d.height }
+    } catch {}
+    const image = { data: media.data, mediaType: media.mediaType, ...dims }
+    if (/^(asset|artifact):/i.test(url)) this.images.set(url, image)
+    return image
+  }
+}
