@@ -1,0 +1,96 @@
+// A Runtime without Koishi, for the turn and typing benchmarks: a scripted in-process model, a
+// platform that answers at once, the profile defaults of the config schema.
+import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3GenerateResult } from '@ai-sdk/provider'
+import { configSchema } from '../src/config/schema'
+import type { TypingConfig } from '../src/config/types'
+import type { Conversation } from '../src/runtime/conversation'
+import { Extensions } from '../src/runtime/extensions'
+import { Runtime } from '../src/runtime/runtime'
+import type { Fact, Logger, Platform } from '../src/runtime/types'
+import { standardWakeEngine } from '../src/runtime/wake/standard'
+
+export const BOT = 'bench:1'
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} }
+
+export const usage: LanguageModelV3GenerateResult['usage'] = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+}
+
+/**
+ * A minimal LanguageModelV3. ai/test's MockLanguageModelV3 keeps every call's options (the whole
+ * prompt) in doGenerateCalls, which would grow without end over 10,000 turns and hide a real leak.
+ */
+export function scriptedModel(respond: () => LanguageModelV3Content[], timing?: { modelMs: number }): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3', provider: 'bench', modelId: 'm', supportedUrls: {},
+    async doGenerate(): Promise<LanguageModelV3GenerateResult> {
+      const t = performance.now()
+      const content = respond()
+      if (timing) timing.modelMs += performance.now() - t
+      return { content, finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }
+    },
+    async doStream() {
+      throw new Error('the bench model does not stream')
+    },
+  }
+}
+
+let callId = 0
+export const sendCall = (messages: string[]): LanguageModelV3Content => ({
+  type: 'tool-call', toolCallId: `c${++callId}`, toolName: 'send_message', input: JSON.stringify({ messages }),
+})
+
+export interface BenchRuntimeOptions {
+  dataDir: string
+  model: LanguageModelV3
+  /** overrides of the profile's typing config; the schema defaults otherwise */
+  typing?: Partial<TypingConfig>
+  random?: () => number
+  onSend?: (channel: string, content: string) => void
+}
+
+export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
+  const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000 }
+  const config = configSchema({
+    models: [model],
+    profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}) }],
+  } as any)
+  let sent = 0
+  const platform: Platform = {
+    isOnline: () => true,
+    async send(_bot, channel, content) {
+      o.onSend?.(channel, content)
+      return [`id-${++sent}`]
+    },
+  }
+  const extensions = new Extensions()
+  extensions.addWakeEngine('standard', standardWakeEngine)   // as the Koishi service does
+  const runtime = new Runtime({
+    profile: config.profiles[0], bot: BOT, dataDir: o.dataDir, logger: quiet, platform,
+    models: new Map([['main', { config: model, model: o.model }]]), extensions,
+    limits: config.codemode, random: o.random ?? Math.random,
+  })
+  await runtime.start()
+  return runtime
+}
+
+let factId = 0
+export function directFact(user: number, content = 'hello'): Fact {
+  return { id: `f${++factId}`, at: Date.now(), bot: BOT, channel: `private:u${user}`, direct: true, user: { id: `u${user}`, name: 'U' }, content }
+}
+
+/**
+ * Delivers a waking fact and resolves when its turn has ended. Conversation only exposes `busy`;
+ * awaiting its (private) loop promise ends the measurement exactly when the turn does, without
+ * a polling loop that would burn the CPU the turn needs.
+ */
+export async function turn(runtime: Runtime, fact: Fact): Promise<Conversation> {
+  await runtime.receive(fact)
+  const conv = await runtime.conversation(runtime.conversationKey(fact.channel))
+  const running = (conv as unknown as { running?: Promise<void> }).running
+  if (running) await running
+  while (conv.busy) await new Promise(resolve => setImmediate(resolve))
+  return conv
+}
