@@ -1,6 +1,6 @@
 // One model request = one step. Tools are offered without execute: the turn loop runs them
 // itself, so the request timeout never covers typing pauses and every result passes the exit.
-import { generateText, stepCountIs, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
+import { asSchema, generateText, stepCountIs, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
 import type { ModelHandle } from './provider'
 import type { Tool } from '../tools/types'
 
@@ -18,9 +18,16 @@ export interface ModelStep {
   calls: ModelCall[]
 }
 
+// The SDK converts a schema to JSON Schema once per wrapper, so each tool keeps its wrapper.
+const offered = new WeakMap<Tool, ToolSet[string]>()
+
 export function offerTools(tools: Map<string, Tool>): ToolSet {
   const set: ToolSet = {}
-  for (const [name, t] of tools) set[name] = sdkTool({ description: t.description, inputSchema: t.inputSchema })
+  for (const [name, t] of tools) {
+    let sdk = offered.get(t)
+    if (!sdk) offered.set(t, sdk = sdkTool({ description: t.description, inputSchema: asSchema(t.inputSchema) }))
+    set[name] = sdk
+  }
   return set
 }
 

@@ -16,7 +16,16 @@ interface Unit {
   chars: number
 }
 
+// Entries never change once written, so their sizes are measured once.
+const sizes = new WeakMap<Entry, Unit>()
+
 function sizeOf(entry: Entry): Unit {
+  let unit = sizes.get(entry)
+  if (!unit) sizes.set(entry, unit = measure(entry))
+  return unit
+}
+
+function measure(entry: Entry): Unit {
   switch (entry.type) {
     case 'fact': return { entry, messages: 1, chars: factLine(entry.fact).length }
     case 'note': return { entry, messages: 1, chars: entry.text.length }

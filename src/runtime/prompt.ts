@@ -1,6 +1,8 @@
 // The system prompt: the persona, then the generated protocol (SPEC §3).
 import { formatTime } from './render-facts'
 
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone
+
 export interface PromptOptions {
   persona: string
   mode: 'channel' | 'cross'
@@ -19,7 +21,7 @@ export function systemPrompt(o: PromptOptions): string {
   const parts = [o.persona.trim(), '## How you live in this chat', speaking(o), reading(o)]
   if (o.codemode) parts.push(codemode())
   const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
-  parts.push(`Now: ${formatTime(o.now)} (${Intl.DateTimeFormat().resolvedOptions().timeZone}). You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`)
+  parts.push(`Now: ${formatTime(o.now)} (${TIME_ZONE}). You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`)
   return parts.filter(Boolean).join('\n\n')
 }
 
