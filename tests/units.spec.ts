@@ -9,6 +9,10 @@ import type { Entry, Fact } from '../src/runtime/types'
 import { uuidv7, UUIDV7 } from '../src/util/uuidv7'
 import { safeName } from '../src/util/safe-name'
 import { Conversation } from '../src/runtime/conversation'
+import { HistoryStore } from '../src/runtime/history-store'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const typing = { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000, jitter: 0.25 }
 
@@ -163,5 +167,24 @@ describe('conversation memory', () => {
     expect((conv.entries.at(-1) as any).fact.id).to.equal('1999')
     const { messages } = await conv.buildRequest()
     expect(messages[0]).to.deep.equal({ role: 'user', content: '[earlier history is outside your context window]' })
+  })
+})
+
+describe('history store', () => {
+  it('concurrent appends land in order, once each, and survive a reload', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-hist-'))
+    try {
+      const store = new HistoryStore(join(dir, 'c', 'k.jsonl'), console)
+      await Promise.all(Array.from({ length: 300 }, (_, i) => store.append([fact(i)])))
+      await store.flushed()
+      const lines = (await readFile(join(dir, 'c', 'k.jsonl'), 'utf8')).trim().split('\n')
+      expect(lines.map(l => JSON.parse(l).fact.id)).to.deep.equal(Array.from({ length: 300 }, (_, i) => String(i)))
+      const again = new HistoryStore(join(dir, 'c', 'k.jsonl'), console)
+      expect(await again.load()).to.have.length(300)
+      expect(await again.reset()).to.match(/k\.reset-\d+\.jsonl$/)
+      expect(await again.load()).to.deep.equal([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
