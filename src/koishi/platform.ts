@@ -8,7 +8,7 @@ export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
   return {
     // The console's sandbox bots have no connection and never report online.
-    isOnline: id => bot(id)?.status === Universal.Status.ONLINE || bot(id)?.platform === 'sandbox',
+    isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
     async send(id, channel, content, guildId) {
       const b = bot(id)
       if (!b) throw new Error(`bot ${id} is not connected`)
