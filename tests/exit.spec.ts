@@ -1,8 +1,10 @@
 import { expect } from 'chai'
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { replaceMedia } from '../src/exit/media-nodes'
 import { exitToolResult, type ExitContext } from '../src/exit/tool-output'
 import { ArtifactStore } from '../src/resources/schemes/artifact-store'
 import { AssetStore } from '../src/resources/schemes/asset-store'
@@ -49,6 +51,48 @@ describe('unified exit (SPEC §7)', function () {
     const r = await run(raw)
     expect(r.output).to.deep.equal({ type: 'json', value: raw })
     expect(r.attachments).to.deep.equal([])
+  })
+
+  it('a large value without media passes through as is; media nested deep are still found', async () => {
+    const rows = Array.from({ length: 20000 }, (_, i) => ({ i, name: `row ${i}`, tags: ['a', 'b'], data: B64, mimeType: 'image/png' }))
+    const big = { rows }
+    expect(await replaceMedia(big, async () => { throw new Error('no media here') })).to.equal(big)   // the same object, not a copy
+    const r = await run(big)
+    expect(r.attachments).to.deep.equal([])
+    const url = /(artifact:\/\/probe\/[0-9a-f]{20}\.json)\?offset=/.exec((r.output as any).value)[1]
+    const original = await artifactScheme(ctx.stores.artifacts).read(`${url}?view=original`, { whole: true, maxBytes: 1 << 25 }) as any
+    expect(original.text).to.equal(JSON.stringify(big))
+    // named by the data then the readable view, hashed once; the sidecar keeps the data's own hash
+    const sha = (...parts: string[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest('hex')
+    const original = JSON.stringify(big)
+    expect(url).to.equal(`artifact://probe/${sha(original, `\u0000view:${Buffer.byteLength(original)}\u0000`, JSON.stringify(big, null, 2)).slice(0, 20)}.json`)
+    const name = url.slice('artifact://probe/'.length)
+    expect((await ctx.stores.artifacts.sidecar('probe', name)).sha256).to.equal(sha(JSON.stringify(big)))
+    const store = ctx.stores.artifacts
+    const a = await store.write({ namespace: 'probe', data: '{"a":1}', mediaType: 'application/json', readable: 'one view' })
+    const b = await store.write({ namespace: 'probe', data: '{"a":1}', mediaType: 'application/json', readable: 'another view' })
+    expect(a).to.not.equal(b)   // the same original with another readable view is another artifact
+    expect(await store.write({ namespace: 'probe', data: '{"a":1}', mediaType: 'application/json', readable: 'one view' })).to.equal(a)
+
+    // 40 levels down, through arrays and objects, beside a sibling that must not be copied
+    const sibling = { keep: [1, 2, 3] }
+    let deep: any = { type: 'image', data: B64, mimeType: 'image/png' }
+    for (let d = 0; d < 40; d++) deep = d % 2 ? { sibling, next: deep } : [deep, sibling]
+    const before = JSON.stringify(deep)
+    const out = await run(deep)
+    expect(JSON.stringify(deep)).to.equal(before)   // the input is never mutated
+    expect(out.output.type).to.equal('json')
+    let at: any = (out.output as any).value
+    for (let d = 39; d >= 0; d--) {
+      expect(d % 2 ? at.sibling : at[1]).to.equal(sibling)   // unchanged branches are shared, not copied
+      at = d % 2 ? at.next : at[0]
+    }
+    expect(at).to.match(LINE)
+    expect(out.attachments).to.have.length(1)
+    // the media node itself as the whole value
+    const whole = (await run({ type: 'image', data: B64, mimeType: 'image/png' })).output as any
+    expect(whole.type).to.equal('json')
+    expect(whole.value).to.match(LINE)
   })
 
   it('toModelOutput runs first; its content parts are media nodes; errors pass through unchanged', async () => {

@@ -48,7 +48,7 @@ export async function storeMedia(node: MediaNode, o: { namespace: string; callId
   const sha256 = createHash('sha256').update(data).digest('hex')
   const dims = node.width && node.height ? { width: node.width, height: node.height } : dimensions(data, node.mediaType)
   const url = await reusable(node.url, sha256, o.stores) ?? await o.stores.artifacts.write({
-    namespace: o.namespace, data, mediaType: node.mediaType, tool: o.namespace, callId: o.callId, ...dims,
+    namespace: o.namespace, data, sha256, mediaType: node.mediaType, tool: o.namespace, callId: o.callId, ...dims,
   })
   return { url, mediaType: node.mediaType, byteLength: data.length, ...dims }
 }

@@ -8,7 +8,7 @@ import { renderRead } from '../tools/read'
 import type { Tool, ToolResultOutput } from '../tools/types'
 import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia, type MediaNode } from './media-nodes'
-import { pageString } from './paging'
+import { pageString, TEXT_BUDGET } from './paging'
 import { storeMedia, type MediaStores } from './store-media'
 import { displayProgram, isProgramOutcome, programError, programValue } from './program-output'
 
@@ -76,8 +76,9 @@ function isReadResult(v: any): v is ReadResult {
  */
 async function budgeted(text: string | undefined, json: unknown, ctx: ExitContext): Promise<ToolResultOutput> {
   const display = text ?? JSON.stringify(json, null, 2) ?? 'null'
-  const probe = pageString(display, 0, () => '')
-  if (probe.nextOffset === undefined) return text !== undefined ? { type: 'text', value: text } : { type: 'json', value: json as any }
+  // Longer than the budget always pages; only a short text needs the paging engine to decide.
+  const whole = display.length <= TEXT_BUDGET.units && pageString(display, 0, () => '').nextOffset === undefined
+  if (whole) return text !== undefined ? { type: 'text', value: text } : { type: 'json', value: json as any }
   const url = await ctx.stores.artifacts.write(text !== undefined
     ? { namespace: ctx.tool, data: text, mediaType: 'text/plain', tool: ctx.tool, callId: ctx.callId }
     : { namespace: ctx.tool, data: JSON.stringify(json), mediaType: 'application/json', tool: ctx.tool, callId: ctx.callId, readable: display })

@@ -1,7 +1,7 @@
 // Immutable, content-addressed snapshots written by the runtime (SPEC §5.3): archived tool
 // results and snapshots of media. artifacts/<namespace>/<name> plus a <name>.json sidecar, and
 // for archived JSON a readable view beside it (<name>.view).
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
@@ -31,6 +31,8 @@ export interface ArtifactWrite {
   height?: number
   /** The text shown by default (archived JSON: the two-space display text). */
   readable?: string
+  /** sha256 (hex) of `data` when the caller already has it, so it is not computed again */
+  sha256?: string
 }
 
 const NAMESPACE = /^[a-zA-Z0-9_-]{1,64}$/
@@ -38,23 +40,32 @@ const NAMESPACE = /^[a-zA-Z0-9_-]{1,64}$/
 export class ArtifactStore {
   constructor(readonly dir: string) {}
 
-  /** Writes once per content; returns the artifact:// URL. */
+  /**
+   * Writes once per content; returns the artifact:// URL. The name is the sha256 of the data
+   * (then, for archives, its length and the readable view), so the same original with another
+   * view gets another name.
+   */
   async write(w: ArtifactWrite): Promise<string> {
     if (!NAMESPACE.test(w.namespace)) throw new Error(`artifact namespace "${w.namespace}" must be 1-64 of [A-Za-z0-9_-]`)
     const data = typeof w.data === 'string' ? Buffer.from(w.data, 'utf8') : w.data
-    const sha256 = createHash('sha256').update(data).update(w.readable ?? '').digest('hex')
-    const name = sha256.slice(0, 20) + extensionOf(w.mediaType)
+    // Encoded once: hashed and written from the same bytes.
+    const view = w.readable !== undefined ? Buffer.from(w.readable, 'utf8') : undefined
+    // Each byte is hashed once: the data's own hash (the sidecar's) is a copy taken midway.
+    let hash: Hash | undefined
+    const sha256 = w.sha256 ?? (hash = createHash('sha256').update(data)).copy().digest('hex')
+    // The data's length stands between data and view, so no split of the same bytes collides.
+    const full = view ? (hash ?? createHash('sha256').update(data)).update(`\u0000view:${data.length}\u0000`).update(view).digest('hex') : sha256
+    const name = full.slice(0, 20) + extensionOf(w.mediaType)
     const path = this.path(w.namespace, name)
     const exists = await stat(path + '.json').then(() => true, () => false)
     if (!exists) {
-      await atomicWrite(path, data)
-      if (w.readable !== undefined) await atomicWrite(path + '.view', w.readable)
+      await Promise.all([atomicWrite(path, data), view && atomicWrite(path + '.view', view)])
       const sidecar: ArtifactSidecar = {
-        mediaType: w.mediaType, byteLength: data.length, sha256: createHash('sha256').update(data).digest('hex'),
+        mediaType: w.mediaType, byteLength: data.length, sha256,
         createdAt: new Date().toISOString(),
         ...(w.tool ? { tool: w.tool } : {}), ...(w.callId ? { callId: w.callId } : {}),
         ...(w.width ? { width: w.width, height: w.height } : {}),
-        ...(w.readable !== undefined ? { readableView: true } : {}),
+        ...(view ? { readableView: true } : {}),
       }
       // The sidecar goes last: its presence means the artifact is complete.
       await atomicWrite(path + '.json', JSON.stringify(sidecar, null, 2))
