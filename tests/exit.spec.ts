@@ -64,8 +64,8 @@ describe('unified exit (SPEC §7)', function () {
     expect(original.text).to.equal(JSON.stringify(big))
     // named by the data then the readable view, hashed once; the sidecar keeps the data's own hash
     const sha = (...parts: string[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest('hex')
-    const original = JSON.stringify(big)
-    expect(url).to.equal(`artifact://probe/${sha(original, `\u0000view:${Buffer.byteLength(original)}\u0000`, JSON.stringify(big, null, 2)).slice(0, 20)}.json`)
+    const compact = JSON.stringify(big)
+    expect(url).to.equal(`artifact://probe/${sha(compact, `\u0000view:${Buffer.byteLength(compact)}\u0000`, JSON.stringify(big, null, 2)).slice(0, 20)}.json`)
     const name = url.slice('artifact://probe/'.length)
     expect((await ctx.stores.artifacts.sidecar('probe', name)).sha256).to.equal(sha(JSON.stringify(big)))
     const store = ctx.stores.artifacts
