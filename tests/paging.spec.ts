@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pageString, renderTruncatedNote, sliceLineRange, TEXT_BUDGET, type Budget, type Page } from '../src/exit/paging'
 import { ResourceError } from '../src/resources/errors'
 import { composeSelectors, parseFileUrl, withOffset, type FileUrl, type LineRange } from '../src/resources/file-url'
-import { clearTextSourceCache, looksBinary, readFilePage, readFileRangeText, type FilePageResult } from '../src/resources/text-source'
+import { clearTextSourceCache, looksBinary, readFilePage, readFileRangeText, TEXT_LIMITS, type FilePageResult } from '../src/resources/text-source'
 
 const SMALL: Budget = { lines: 6, units: 160 }
 /** Bounds a failing run's shrinking too, so a regression reports instead of hanging CI. */
@@ -17,6 +17,25 @@ let fileCount = 0
 
 before(() => { dir = mkdtempSync(join(tmpdir(), 'kotodama-paging-')) })
 after(() => rmSync(dir, { recursive: true, force: true }))
+
+/** How a file is served: its kept text, streamed, or streamed first and kept from its first Continue. */
+const DEFAULT_LIMITS = { ...TEXT_LIMITS }
+const MODES = [
+  ['kept text', { eager: 1 << 20, onContinue: 1 << 20 }],
+  ['streamed', { eager: 0, onContinue: 0 }],
+  ['kept from the first Continue', { eager: 0, onContinue: 1 << 20 }],
+] as const
+
+async function withLimits<T>(limits: typeof TEXT_LIMITS, run: () => Promise<T>): Promise<T> {
+  Object.assign(TEXT_LIMITS, limits)
+  clearTextSourceCache()
+  try {
+    return await run()
+  } finally {
+    Object.assign(TEXT_LIMITS, DEFAULT_LIMITS)
+    clearTextSourceCache()
+  }
+}
 
 function writeTemp(content: string | Uint8Array): string {
   const path = join(dir, `t${fileCount++}.txt`)
@@ -206,40 +225,74 @@ describe('paging properties', () => {
       }), limited(numRuns))
     })
 
-    it(`readFilePage reproduces every range, warm or cold (${name})`, async () => {
-      await fc.assert(fc.asyncProperty(textArb(budget), urlArb(budget), fc.nat(), async (text, url, coldMask) => {
-        const path = writeTemp(text)
+    for (const [mode, limits] of MODES) {
+      it(`readFilePage reproduces every range, warm or cold (${name}, ${mode})`, () => withLimits(limits, async () => {
+        await fc.assert(fc.asyncProperty(textArb(budget), urlArb(budget), fc.nat(), async (text, url, coldMask) => {
+          const path = writeTemp(text)
+          try {
+            const range = composeSelectors(url.selectors)
+            const rangeText = expectedRange(text, range)
+            expect(await pagesOfFile(path, text, rangeText, url, budget, coldMask)).to.equal(rangeText)
+            expect(await readFileRangeText(path, range)).to.equal(rangeText)
+          } finally {
+            rmSync(path)
+          }
+        }), limited(numRuns))
+      }))
+    }
+  }
+
+  const bytePiece = fc.oneof(
+    fc.constantFrom('a', '\n', 'é', '中', '😀', '\r\n').map((s) => [...Buffer.from(s)]),
+    fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom([0xef, 0xbf, 0xbd], [0xf0, 0x9f], [0xe4, 0xb8]),
+  )
+
+  for (const [mode, limits] of MODES) {
+    it(`decodes arbitrary bytes the same way page by page as in one read (${mode})`, () => withLimits(limits, async () => {
+      await fc.assert(fc.asyncProperty(fc.array(bytePiece, { maxLength: 400, size: 'max' }), urlArb(SMALL), fc.nat(), async (pieces, url, coldMask) => {
+        const bytes = Uint8Array.from(pieces.flat())
+        const path = writeTemp(bytes)
         try {
+          const text = await readFileRangeText(path)
+          expect(text).to.equal(decodeGreedily(bytes))
           const range = composeSelectors(url.selectors)
           const rangeText = expectedRange(text, range)
-          expect(await pagesOfFile(path, text, rangeText, url, budget, coldMask)).to.equal(rangeText)
-          expect(await readFileRangeText(path, range)).to.equal(rangeText)
+          expect(await pagesOfFile(path, text, rangeText, url, SMALL, coldMask)).to.equal(rangeText)
         } finally {
           rmSync(path)
         }
-      }), limited(numRuns))
-    })
+      }), limited(100))
+    }))
   }
 
-  it('decodes arbitrary bytes the same way page by page as in one read', async () => {
-    const piece = fc.oneof(
-      fc.constantFrom('a', '\n', 'é', '中', '😀', '\r\n').map((s) => [...Buffer.from(s)]),
-      fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 3 }),
-      fc.constantFrom([0xef, 0xbf, 0xbd], [0xf0, 0x9f], [0xe4, 0xb8]),
-    )
-    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 400, size: 'max' }), urlArb(SMALL), fc.nat(), async (pieces, url, coldMask) => {
+  it('a kept text and the streamed file give the same page for any offset, or the same error', async () => {
+    const [kept, streamed] = [MODES[0][1], MODES[1][1]]
+    const read = (limits: typeof TEXT_LIMITS, path: string, range: LineRange | undefined, offset: number, url: FileUrl) =>
+      withLimits(limits, () => readFilePage({ path, range, offset, continueUrl: (k) => withOffset(url, k), budget: SMALL }))
+        .catch((e) => ({ error: e instanceof ResourceError ? e.code : String(e) }))
+    // now and then a long piece, so that a kept text spans several 64 KiB pieces
+    const long = fc.constantFrom('x'.repeat(40_000) + '\n', '中'.repeat(15_000), '😀'.repeat(9_000) + '\n').map((s) => [...Buffer.from(s)])
+    const piece = fc.oneof({ arbitrary: bytePiece, weight: 400 }, { arbitrary: long, weight: 1 })
+    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 300, size: 'max' }), urlArb(SMALL), fc.nat(), async (pieces, url, seed) => {
       const bytes = Uint8Array.from(pieces.flat())
       const path = writeTemp(bytes)
       try {
-        const text = await readFileRangeText(path)
-        expect(text).to.equal(decodeGreedily(bytes))
         const range = composeSelectors(url.selectors)
-        const rangeText = expectedRange(text, range)
-        expect(await pagesOfFile(path, text, rangeText, url, SMALL, coldMask)).to.equal(rangeText)
+        const offset = seed % (bytes.length + 4)
+        const a = await read(kept, path, range, offset, url)
+        const b = await read(streamed, path, range, offset, url)
+        if ('error' in a || 'error' in b) return void expect(a).to.deep.equal(b)
+        expect({ ...a, range: undefined }).to.deep.equal({ ...b, range: undefined })
+        expect(a.range.totalLines).to.be.a('number')
+        expect(a.range.totalChars).to.be.a('number')
+        for (const key of ['startLine', 'endLine', 'totalLines', 'totalChars'] as const) {
+          if (b.range[key] !== undefined) expect(a.range[key], key).to.equal(b.range[key])
+        }
       } finally {
         rmSync(path)
       }
-    }), limited(100))
+    }), limited(300))
   })
 })
 
@@ -333,6 +386,33 @@ describe('paging examples', () => {
     const page = await readFilePage({ path, continueUrl })
     expect(page.body).to.equal(text)
     expect(page.range.totalChars).to.equal(7)
+  })
+
+  it('reads a changed file again instead of its kept text', async () => {
+    const path = writeTemp('first\n')
+    expect((await readFilePage({ path, continueUrl })).body).to.equal('first\n')
+    writeFileSync(path, 'other\n')
+    utimesSync(path, new Date(), new Date(Date.now() + 5000))
+    expect((await readFilePage({ path, continueUrl })).body).to.equal('other\n')
+    writeFileSync(path, 'longer now\n')
+    expect((await readFilePage({ path, continueUrl })).body).to.equal('longer now\n')
+    expect(await readFileRangeText(path)).to.equal('longer now\n')
+  })
+
+  it('streams the first page of a 300 KiB file and keeps its text from the first Continue on', async () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `${i + 1} ${'中文 text '.repeat(1 + (i % 9))}\n`).join('')
+    expect(Buffer.byteLength(text)).to.be.within(256 << 10, 1 << 20)
+    const path = writeTemp(text)
+    const pages: FilePageResult[] = []
+    for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1).nextOffset) {
+      pages.push(await readFilePage({ path, offset, continueUrl }))
+    }
+    expect(pages.map((p) => p.body).join('')).to.equal(text)
+    expect(pages[0].range).to.deep.equal({ startLine: 1 })
+    for (const page of pages.slice(1)) expect(page.range).to.deep.equal({ startLine: 1, endLine: 5000, totalLines: 5000, totalChars: text.length })
+    clearTextSourceCache()
+    const cold = await readFilePage({ path, offset: pages[2].source.offset, continueUrl })
+    expect(cold).to.deep.equal(pages[2])
   })
 
   it('reports a missing file and a too large range', async () => {

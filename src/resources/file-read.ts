@@ -1,18 +1,21 @@
 // The read path every file scheme shares (SPEC §4.2, §5.2): meta view, folder listing, binary
 // files as `file` results, text paged from its source (direct) or whole (codemode).
-import { open, readdir, stat } from 'node:fs/promises'
+//
+// One TextFile per read: a synchronous stat, then the 8 KiB sniff and the page share one
+// descriptor (or the kept text of a small file, which needs no open at all). Sync metadata
+// calls cost a few µs; each async one a thread-pool round trip, which dominated paging.
+import { readdir, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { imageSize } from 'image-size'
 import { ResourceError } from './errors'
 import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
 import { isImageType, mediaTypeOfName, sniffMediaType } from './media-type'
-import { looksBinary, readFilePage, readFileRangeText } from './text-source'
+import { readFilePage, readFileRangeText, TextFile } from './text-source'
 import { pageString, sliceLineRange } from '../exit/paging'
 import type { ReadOptions, ReadResult, ResourceMeta } from './types'
 
 /** Past this a direct read of a binary file is refused (a page of text has its own budget). */
 export const MAX_FILE_RESULT_BYTES = 20 * 1024 * 1024
-const SNIFF_BYTES = 8192
 
 export interface FileTarget {
   path: string
@@ -23,17 +26,6 @@ export interface FileTarget {
   meta?: Partial<ResourceMeta>
   /** The scheme serves view=original from this target (artifacts). */
   original?: boolean
-}
-
-async function head(path: string, bytes = SNIFF_BYTES): Promise<Buffer> {
-  const fh = await open(path, 'r')
-  try {
-    const buf = Buffer.alloc(bytes)
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0)
-    return buf.subarray(0, bytesRead)
-  } finally {
-    await fh.close()
-  }
 }
 
 function dimensions(buf: Uint8Array): { width?: number; height?: number } {
@@ -48,15 +40,27 @@ function dimensions(buf: Uint8Array): { width?: number; height?: number } {
 const TEXTUAL = /^(text\/|application\/(json|jsonl|xml|javascript|yaml))/
 
 export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadOptions): Promise<ReadResult> {
-  const st = await stat(target.path).catch((e: any) => {
+  let file: TextFile
+  try {
+    file = TextFile.open(target.path)
+  } catch (e: any) {
     throw new ResourceError(e.code === 'ENOENT' ? 'not_found' : 'read_failed', `${u.raw}: ${e.code === 'ENOENT' ? 'does not exist' : e.message}`)
-  })
+  }
+  try {
+    return await readOpened(u, target, opts, file)
+  } finally {
+    file.close()
+  }
+}
+
+async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, file: TextFile): Promise<ReadResult> {
+  const st = file.stat
   const url = formatFileUrl({ ...u, offset: undefined })
   if (u.view === 'original' && !target.original) throw new ResourceError('unsupported_view', `view=original applies to artifact:// only`)
   if (st.isDirectory()) return readFolder(u, target, opts, url)
-  const sample = await head(target.path)
+  const sample = await file.head()
   const mediaType = target.mediaType ?? sniffMediaType(sample) ?? mediaTypeOfName(target.filename ?? target.path)
-  const binary = mediaType ? !TEXTUAL.test(mediaType) : looksBinary(sample)
+  const binary = mediaType ? !TEXTUAL.test(mediaType) : await file.looksBinary()
   const filename = target.filename ?? basename(target.path)
   if (u.view === 'meta') {
     const meta: ResourceMeta = {
@@ -78,7 +82,7 @@ export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadO
   const textType = mediaType ?? 'text/plain'
   const range = composeSelectors(u.selectors)
   if (opts.whole) {
-    const all = await readFileRangeText(target.path, range, opts.maxBytes)
+    const all = await readFileRangeText(target.path, range, opts.maxBytes, file)
     const offset = u.offset ?? 0
     const { line, column } = position(all, offset, range?.start ?? 1)
     return {
@@ -87,7 +91,7 @@ export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadO
       range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}) },
     }
   }
-  const page = await readFilePage({ path: target.path, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n) })
+  const page = await readFilePage({ path: target.path, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n), file })
   return {
     kind: 'text', url, text: page.body, mediaType: textType,
     source: { url, ...page.source }, range: page.range,
