@@ -1,6 +1,7 @@
 // A scripted stand-in for an LLM: a tiny OpenAI-compatible chat-completions server on 127.0.0.1.
 // It lets `npm start -- --offline` show the whole pipeline (wake → HTTP model request →
 // send_message with typing pauses → reply in the sandbox) without any model server.
+import { text } from 'node:stream/consumers'
 import { createServer, IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
@@ -32,7 +33,7 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
 
     async function handle(req: IncomingMessage, res: ServerResponse) {
       const path = (req.url ?? '/').split('?')[0]
-      const raw = await readBody(req)
+      const raw = await text(req)
       if (req.method === 'GET' && path === '/v1/models') {
         return sendJson(res, 200, { object: 'list', data: [{ id: OFFLINE_MODEL, object: 'model', created: 0, owned_by: 'kotodama' }] })
       }
@@ -133,14 +134,6 @@ function unescape(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&amp;/g, '&')
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
 
 function sendJson(res: ServerResponse, status: number, data: unknown) {
   const text = JSON.stringify(data)

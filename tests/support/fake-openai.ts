@@ -1,6 +1,7 @@
 // A scriptable OpenAI-compatible chat-completions server for integration tests.
 // The real AI SDK provider talks to it over HTTP on 127.0.0.1; tests script the
 // replies and assert on every request body the SDK sent.
+import { text } from 'node:stream/consumers'
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { AddressInfo, Socket } from 'node:net'
 
@@ -130,7 +131,7 @@ export class FakeOpenAI {
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? '/').split('?')[0]
-    const raw = await readBody(req)
+    const raw = await text(req)
 
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
@@ -280,14 +281,6 @@ function makeUsage(body: any, reply: FakeReply, toolCalls: { arguments: string }
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
 
 function cleanHeaders(headers: IncomingMessage['headers']): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
