@@ -303,4 +303,26 @@ describe('foundation: a mind in the chat', function () {
     expect(JSON.stringify(h.server.requests[1].body)).to.not.include('let me think very hard')
     expect(h.server.requests[0].body.messages[0].content).to.include('your user id is 514, so <at id="514"/> mentions you')
   })
+
+  it('two sends in one step keep their order even when the first has media to load', async () => {
+    const { createServer } = await import('node:http')
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+    const server = createServer((_, res) => setTimeout(() => { res.setHeader('content-type', 'image/png'); res.end(png) }, 300))
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+    try {
+      h = await Harness.start()
+      const url = `http://127.0.0.1:${(server.address() as any).port}/slow.png`
+      h.server.script(req => {
+        const id = /asset:\/\/([0-9a-f-]{36})/.exec(lastUserText(req))[1]
+        return { toolCalls: [call('send_message', { messages: [`<img src="asset://${id}"/> first`] }), call('send_message', { messages: ['second'] })] }
+      })
+      await h.client('bob').receive(`look <img src="${url}"/>`)
+      await h.until(() => h.sent.length === 2, 'two sends')
+      expect(h.sent[0].content).to.match(/^<img src="data:image\/png;base64,[^"]+"\/> first$/)
+      expect(h.sent[1].content).to.equal('second')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
 })

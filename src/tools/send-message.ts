@@ -86,7 +86,9 @@ export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMess
   return {
     description: DESCRIPTION + (host.mode === 'cross' ? CROSS_NOTE : ''),
     inputSchema,
-    execute: (input, ctx) => sendMessages(input, ctx, host),
+    // The whole call holds the conversation's send queue, preparation included, so two calls
+    // in one step go out in the order the model wrote them even when the first has media to load.
+    execute: (input, ctx) => host.serialize(() => sendMessages(input, ctx, host)),
   }
 }
 
@@ -107,26 +109,24 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       prepared.push({ content: elements.join(''), text: visibleText(elements) })
     }
     index = 0
-    await host.serialize(async () => {
-      for (; index < prepared.length; index++) {
-        const { content, text } = prepared[index]
-        let delay = typingDelay(text, host.typing, () => host.random())
-        // The model's thinking since the wake-up (or the last message) counts as typing.
-        if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
-        if (delay > 0) {
-          host.showTyping(target)
-          await host.sleep(delay)
-        }
-        let ids: string[]
-        try {
-          ids = await host.deliver(target, content)
-        } catch (e: any) {
-          throw new SendError('SendFailed', e?.message || String(e), index)
-        }
-        sent.push(...(ids ?? []))
-        ctx.turn.lastSpokeAt = host.now()
+    for (; index < prepared.length; index++) {
+      const { content, text } = prepared[index]
+      let delay = typingDelay(text, host.typing, () => host.random())
+      // The model's thinking since the wake-up (or the last message) counts as typing.
+      if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
+      if (delay > 0) {
+        host.showTyping(target)
+        await host.sleep(delay)
       }
-    })
+      let ids: string[]
+      try {
+        ids = await host.deliver(target, content)
+      } catch (e: any) {
+        throw new SendError('SendFailed', e?.message || String(e), index)
+      }
+      sent.push(...(ids ?? []))
+      ctx.turn.lastSpokeAt = host.now()
+    }
     return dropped.length ? { ok: true, ids: sent, dropped } : { ok: true, ids: sent }
   } catch (e: any) {
     const error = e instanceof SendError
