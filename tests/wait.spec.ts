@@ -88,4 +88,18 @@ describe('wait: the next wake-up', function () {
     await h.idle(30)
     expect(h.server.requests).to.have.length(1)
   })
+
+  it('a waking message that also fills the message window starts one turn, not two', async () => {
+    await start()
+    h.server.script({ toolCalls: [call('wait', { messages: 1 })] }, { toolCalls: [call('finish', {})] })
+    const bob = h.client('bob')
+    await bob.receive('wait for my next message')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    await bob.receive('here it is')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    await h.idle(50)
+    expect(h.server.requests).to.have.length(2)
+  })
 })

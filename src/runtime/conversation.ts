@@ -100,8 +100,9 @@ export class Conversation {
       return
     }
     this.append(entries)
-    this.wait?.countFact()
+    // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
     if (wake) this.request({ reason: wake })
+    else this.wait?.countFact()
   }
 
   /** Starts a turn now, or right after the running one. */
