@@ -188,6 +188,23 @@ describe('resources through a running runtime', function () {
     }
   })
 
+  it('a web page reads as Markdown', async () => {
+    const { server, base } = await serve((_, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8')
+      res.end('<html><head><style>p{}</style><script>alert(1)</script></head><body><h1>Kotodama</h1><p>See <a href="/docs">the docs</a>.</p></body></html>')
+    })
+    try {
+      h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
+      const rt = await runtime()
+      const r = await rt.resources.read(`${base}/`, DIRECT) as any
+      expect(r).to.deep.include({ kind: 'text', mediaType: 'text/markdown' })
+      expect(r.text).to.equal('# Kotodama\n\nSee [the docs](/docs).')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
   it('a long web text is archived and paged from the artifact', async () => {
     const body = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
     const { server, base } = await serve((_, res) => { res.setHeader('content-type', 'text/plain'); res.end(body) })
