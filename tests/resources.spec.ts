@@ -298,4 +298,51 @@ describe('resources through a running runtime', function () {
     expect(a).to.match(/^vision_unavailable:/)
     expect(b).to.match(/^invalid_attachment_lifetime:/)
   })
+
+  it('read: meta, folder listing, binary as a file, and the error codes a model can meet', async () => {
+    h = await Harness.start()
+    const rt = await runtime()
+    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+    await mkdir(join(local, 'sub'), { recursive: true })
+    await writeFile(join(local, 'dot.png'), PNG)
+    await writeFile(join(local, 'a:b.txt'), 'colon\n')
+    await writeFile(join(local, 'notes.txt'), 'one\ntwo\nthree\n')
+    const meta = await rt.resources.read('local://dot.png?view=meta', DIRECT) as any
+    expect(meta.meta).to.deep.include({ scheme: 'local', mediaType: 'image/png', byteLength: PNG.length, width: 1, height: 1, filename: 'dot.png' })
+    const listing = await rt.resources.read('local://', DIRECT) as any
+    expect(listing.text).to.equal(`a%3Ab.txt\t6 bytes\ndot.png\t${PNG.length} bytes\nnotes.txt\t14 bytes\nsub/\n`)
+    expect(await rt.resources.read('local://a%3Ab.txt', DIRECT)).to.deep.include({ kind: 'text', text: 'colon\n' })
+    expect(await rt.resources.read('local://notes.txt:2', DIRECT)).to.deep.include({ kind: 'text', text: 'two\nthree\n' })
+    const file = await rt.resources.read('local://dot.png', DIRECT) as any
+    expect(file).to.deep.include({ kind: 'file', mediaType: 'image/png', data: PNG.toString('base64'), byteLength: PNG.length, width: 1, height: 1 })
+    const errors = await Promise.all([
+      'local://dot.png:1-2', 'local://notes.txt?view=original', 'local://notes.txt?view=raw', 'local://notes.txt:0',
+      'local://nothing.txt', 'nope://x', 'local://../x', 'local://notes.txt?color=red',
+    ].map(u => rt.resources.read(u, DIRECT).then(code)))
+    expect(errors).to.deep.equal(['not_text', 'unsupported_view', 'unsupported_view', 'invalid_selector', 'not_found', 'unknown_scheme', 'invalid_url', 'invalid_url'])
+  })
+
+  it('a failing vision model is vision_failed; answers are cached per image and question', async () => {
+    h = await Harness.start({ profile: { attachment: { visionModel: 'main' } } })
+    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+    await mkdir(local, { recursive: true })
+    await writeFile(join(local, 'dot.png'), PNG)
+    await writeFile(join(local, 'copy.png'), PNG)
+    h.server.script(
+      { toolCalls: [call('read', { url: 'local://dot.png?question=broken?' })] },
+      { status: 500, error: 'vision backend down' },
+      { toolCalls: [call('read', { url: 'local://dot.png?question=which%20color' })] },
+      { content: 'black' },
+      { toolCalls: [call('read', { url: 'local://copy.png?question=which color' })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('look twice')
+    await h.server.waitForRequests(6)
+    await h.settled()
+    expect(toolResultsOf(h.server.requests[2]).at(-1).content).to.match(/^vision_failed: .*vision backend down/)
+    expect(toolResultsOf(h.server.requests[4]).at(-1).content).to.equal('black')
+    // the same bytes and question: answered from the cache, no request to the vision model
+    expect(toolResultsOf(h.server.requests[5]).at(-1).content).to.equal('black')
+    expect(h.server.requests).to.have.length(6)
+  })
 })
