@@ -173,6 +173,10 @@ describe('resources through a running runtime', function () {
       let rt = await runtime()
       const refused = await rt.resources.read(`${base}/page`, DIRECT)
       expect(code(refused)).to.equal('forbidden')
+      // a host name is checked on the address it resolves to, where the connection is made
+      const byName = await rt.resources.read(base.replace('127.0.0.1', 'localhost') + '/page', DIRECT)
+      expect(code(byName)).to.equal('forbidden')
+      expect((byName as any).error.message).to.match(/resolves to (127\.0\.0\.1|::1)/)
       await h.stop()
       h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
       rt = await runtime()
