@@ -37,6 +37,7 @@ export class KotodamaService extends Service {
   random: () => number = Math.random
   private models = new Map<string, ModelHandle>()
   private runtimes = new Map<string, Promise<Runtime>>()
+  private stopping = new Map<string, Promise<void>>()
   private warned = new Set<string>()
   private log: ReturnType<Context["logger"]>
 
@@ -114,7 +115,9 @@ export class KotodamaService extends Service {
         logger: this.log, platform: koishiPlatform(this.ctx), models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), botName: this.ctx.bots[bot]?.user?.name,
       })
-      p = runtime.start().then(() => runtime)
+      // A runtime of the same home that is still stopping finishes its writes first.
+      const previous = this.stopping.get(key) ?? Promise.resolve()
+      p = previous.then(() => runtime.start()).then(() => runtime)
       p.catch(e => {
         this.runtimes.delete(key)
         this.log.error('profile %s on %s could not start: %s', profile.id, bot, e?.message ?? e)
@@ -153,7 +156,10 @@ export class KotodamaService extends Service {
     for (const [key, p] of this.runtimes) {
       if (!key.endsWith(`\u0000${bot}`)) continue
       this.runtimes.delete(key)
-      p.then(r => r.stop()).catch(() => {})
+      const done = p.then(r => r.stop()).catch(() => {}).finally(() => {
+        if (this.stopping.get(key) === done) this.stopping.delete(key)
+      })
+      this.stopping.set(key, done)
     }
   }
 
