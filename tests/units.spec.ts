@@ -188,3 +188,29 @@ describe('history store', () => {
     }
   })
 })
+
+describe('history tail', () => {
+  it('loads the last entries of a long file without reading it whole, and says there is more', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-tail-'))
+    try {
+      const path = join(dir, 'k.jsonl')
+      const store = new HistoryStore(path, console)
+      // entries long enough that the tail spans several 256 KiB chunks
+      for (let i = 0; i < 3000; i++) await store.append([fact(i, 'group:1', `message ${i} ${'x'.repeat(300)}`)])
+      await store.flushed()
+      const again = new HistoryStore(path, console)
+      const tail = await again.loadTail(1000)
+      expect(tail.more).to.equal(true)
+      expect(tail.entries.map((e: any) => e.fact.id)).to.deep.equal(Array.from({ length: 1000 }, (_, i) => String(2000 + i)))
+      const all = await again.loadTail(5000)
+      expect(all.more).to.equal(false)
+      expect(all.entries).to.have.length(3000)
+      const exact = await again.loadTail(3000)
+      expect(exact.more).to.equal(false)
+      expect(exact.entries).to.have.length(3000)
+      expect((await again.loadTail(2999)).more).to.equal(true)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

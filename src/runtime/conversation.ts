@@ -72,7 +72,9 @@ export class Conversation {
   get signal() { return this.abort.signal }
 
   async load(): Promise<void> {
-    this.entries = await this.deps.store.load()
+    const { entries, more } = await this.deps.store.loadTail(this.memoryKeep())
+    this.entries = entries
+    this.forgotten = more
     for (const e of this.entries) {
       if ((e.type === 'turn' || e.type === 'step') && e.turn > this.turnCounter) this.turnCounter = e.turn
       if (e.type === 'fact') this.lastTarget = targetOf(e.fact)
@@ -145,8 +147,12 @@ export class Conversation {
    * Memory keeps only the tail the context window can use (every kept entry is at least one
    * message, or an attachment/bookkeeping entry); the file keeps everything.
    */
+  private memoryKeep(): number {
+    return this.profile.context.maxMessages * 3 + 200
+  }
+
   private forgetOldEntries(): void {
-    const keep = this.profile.context.maxMessages * 3 + 200
+    const keep = this.memoryKeep()
     if (this.entries.length <= keep * 1.5) return
     this.entries.splice(0, this.entries.length - keep)
     this.forgotten = true
