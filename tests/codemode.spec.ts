@@ -55,6 +55,14 @@ describe('codemode (SPEC §8)', function () {
     expect(h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description).to.include('read(input:')
   })
 
+  it('with imageInput, read in a program has no lifetime: not declared, and refused when passed', async () => {
+    await start({ attachment: { imageInput: true } })
+    const out = await program(`return await tools.read({ url: 'local://', lifetime: 'retain' })`)
+    expect(JSON.parse(out).error.code).to.equal('invalid_attachment_lifetime')
+    const desc = h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description
+    expect(desc).to.match(/read\(input: \{\n\s+\/\*\* the resource URL \*\/\n\s+url: string\n\s+\}\)/)
+  })
+
   it('reads two files with Promise.all and returns a summary', async () => {
     const local = await start()
     await writeFile(join(local, 'a.txt'), 'one\ntwo\n')

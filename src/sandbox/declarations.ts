@@ -46,6 +46,8 @@ export interface DeclaredTool {
   inputSchema: unknown
   /** the result type, when known */
   output?: string
+  /** input properties programs do not get to use (read's lifetime) */
+  omit?: string[]
 }
 
 export function toolDeclarations(tools: DeclaredTool[]): string {
@@ -57,6 +59,9 @@ export function toolDeclarations(tools: DeclaredTool[]): string {
     } catch {}
     // A schema that only converts asynchronously is declared loosely rather than delaying the catalog.
     if (typeof schema?.then === 'function') schema = undefined
+    if (schema?.properties && t.omit?.length) {
+      schema = { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !t.omit.includes(k))) }
+    }
     const key = IDENT.test(t.name) ? t.name : JSON.stringify(t.name)
     const summary = t.description.split('\n')[0]
     members.push(`${comment(summary, '  ')}  ${key}(input: ${tsType(schema, '  ')}): Promise<${t.output ?? 'any'}>`)

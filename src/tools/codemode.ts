@@ -19,6 +19,8 @@ function describe(tools: Map<string, Tool>, limits: CodemodeLimits): string {
   const declared = toolDeclarations([...tools].map(([name, t]) => ({
     name, description: t.description, inputSchema: t.inputSchema,
     output: name === 'read' ? READ_RESULT : name === 'send_message' ? SEND_RESULT : undefined,
+    // a program sets lifetimes on its returned attachments (SPEC §4.2)
+    ...(name === 'read' ? { omit: ['lifetime'] } : {}),
   })))
   return `Run a JavaScript program in a sandbox: the body of an async function (top-level await and return work). Call tools with \`await tools.name(input)\`; run several at once with Promise.all. A failing tool throws \`tool "<name>" failed: <message>\`, which you may catch.
 - Return JSON: it is what you see next, so return only what you need. console.log output is shown after it.
