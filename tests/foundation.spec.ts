@@ -169,7 +169,18 @@ describe('foundation: a mind in the chat', function () {
     )
     await h.client('bob').receive('talk')
     await h.server.waitForRequests(2)
-    expect(toolResultsOf(h.server.requests[1])[0].content).to.match(/Invalid input for tool send_message/)
+    expect(toolResultsOf(h.server.requests[1])[0].content).to.equal('Invalid input for tool send_message: messages: Too small: expected array to have >=1 items')
+    await h.settled()
+    h.server.script(
+      { toolCalls: [call('send_message', '{"messages": ["unclosed"'), call('telepathy', {})] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('again')
+    await h.server.waitForRequests(4)
+    const [bad, unknown] = toolResultsOf(h.server.requests[3]).slice(-2).map(r => r.content)
+    expect(bad).to.match(/^Invalid input for tool send_message: the arguments are not valid JSON/)
+    expect(unknown).to.match(/unavailable tool 'telepathy'.*send_message/)
+    expect(h.sent).to.have.length(0)
   })
 
   it('a fact arriving during a turn is visible at its next step; a missed mention starts a new turn', async () => {

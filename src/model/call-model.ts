@@ -53,7 +53,7 @@ export async function callModel(handle: ModelHandle, o: {
     id: c.toolCallId,
     name: c.toolName,
     input: c.input,
-    invalid: (c as any).invalid ? String((c as any).error?.message ?? 'invalid tool call') : undefined,
+    invalid: (c as any).invalid ? invalidMessage(c.toolName, (c as any).error) : undefined,
   }))
   return { assistant, text: r.text, calls }
 }
@@ -65,4 +65,15 @@ export async function callModel(handle: ModelHandle, o: {
 function withoutReasoning(m: ModelMessage | undefined): ModelMessage | undefined {
   if (!m || m.role !== 'assistant' || typeof m.content === 'string') return m
   return { ...m, content: m.content.filter(p => p.type !== 'reasoning') }
+}
+
+/** A short, fixable message for a call the SDK could not accept (SPEC §10: the model gets the validation message). */
+function invalidMessage(tool: string, error: any): string {
+  const issues: any[] | undefined = error?.cause?.cause?.issues ?? error?.cause?.issues
+  if (Array.isArray(issues) && issues.length) {
+    const list = issues.map(i => `${i.path?.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ')
+    return `Invalid input for tool ${tool}: ${list}`
+  }
+  if (error?.cause?.name === 'AI_JSONParseError') return `Invalid input for tool ${tool}: the arguments are not valid JSON (${error.cause.cause?.message ?? error.cause.message})`
+  return String(error?.message ?? 'invalid tool call')
 }
