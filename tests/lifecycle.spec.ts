@@ -249,4 +249,32 @@ describe('history, configuration and the service', function () {
     expect(JSON.stringify(messagesOf(h.server.requests[1]))).to.include('remember the number 7')
     expect((await (await h.app.kotodama.list())[0].status())[0].wait).to.equal(undefined)
   })
+
+  it('registerWakeEngine: a profile picks a custom engine by name; an unknown name falls back to standard', async () => {
+    h = await Harness.start({ profile: { wake: { engine: 'every-third' } } })
+    h.app.plugin({
+      name: 'engine', inject: ['kotodama'],
+      apply: (ctx: any) => ctx.kotodama.registerWakeEngine('every-third', () => {
+        let n = 0
+        return { judge: () => (++n % 3 === 0 ? 'every third message' : undefined) }
+      }),
+    })
+    await h.idle()
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    const alice = h.client('alice', 'room1')
+    await alice.receive('one')
+    await alice.receive('<at id="514"/> two, a mention the custom engine ignores')
+    await h.idle(50)
+    expect(h.server.requests).to.have.length(0)
+    await alice.receive('three')
+    await h.server.waitForRequests(1)
+    expect(lastUserText(h.server.requests[0])).to.include('three')
+    await h.stop()
+
+    h = await Harness.start({ profile: { wake: { engine: 'nobody-registered-this' } } })
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob').receive('hi')
+    await h.server.waitForRequests(1)
+    expect(h.warnings().join('\n')).to.match(/wake engine "nobody-registered-this" is not registered; using standard/)
+  })
 })
