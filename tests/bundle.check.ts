@@ -1,0 +1,43 @@
+// Run by .ci/run after the build, not by `npm test` (which needs no build): the bundled plugin
+// loads into Koishi, answers through the real provider, and its codemode worker starts from lib/.
+import { expect } from 'chai'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { mock as nodeMock } from 'node:test'
+import { App } from 'koishi'
+import mock from '@koishijs/plugin-mock'
+import { FakeOpenAI, toolResultsOf } from './support/fake-openai'
+
+const plugin = require('..')
+
+describe('the built package (lib/)', () => {
+  it('runs a codemode program from the bundle', async () => {
+    const server = await FakeOpenAI.start()
+    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
+    const app = new App()
+    const mockFork = app.plugin(mock)
+    await app.start()
+    nodeMock.method(app.bots[0], 'sendMessage', async () => ['sent'])
+    app.plugin(plugin, {
+      dataDir,
+      models: [{ id: 'main', baseURL: server.baseURL, model: 'm', maxRetries: 0 }],
+      profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], codemode: { enabled: true } }],
+    })
+    server.script(
+      { toolCalls: [{ name: 'codemode', arguments: { code: 'return [1, 2, 3].map(x => x * 2)' } }] },
+      { toolCalls: [{ name: 'finish', arguments: {} }] },
+    )
+    try {
+      await app.mock.client('bob').receive('go')
+      await server.waitForRequests(2)
+      expect(JSON.parse(toolResultsOf(server.requests[1]).at(-1).content)).to.deep.equal([2, 4, 6])
+    } finally {
+      nodeMock.restoreAll()
+      mockFork.dispose()
+      await app.stop()
+      await server.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
