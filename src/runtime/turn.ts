@@ -17,13 +17,16 @@ export async function runTurn(conv: Conversation, req: TurnRequest): Promise<voi
   const opening: Entry[] = [{ type: 'turn', at: state.wokeAt, turn: state.number, reason: req.reason }]
   if (req.note) opening.push({ type: 'note', at: state.wokeAt, kind: 'wake', text: req.note })
   conv.append(opening)
+  deps.logger.debug('%s: turn %d starts (%s)', conv.key, state.number, req.reason)
   let strays = 0
+  let why = 'maxSteps reached'
   try {
     for (let step = 0; step < conv.profile.maxSteps && !conv.signal.aborted; step++) {
       conv.flushInbox()
       const handle = deps.model()
       if (!handle) {
         deps.logger.warn('profile %s: model "%s" is not available; the turn ends', conv.profile.id, conv.profile.model)
+        why = 'no model'
         return
       }
       const tools = deps.tools(conv)
@@ -33,14 +36,19 @@ export async function runTurn(conv: Conversation, req: TurnRequest): Promise<voi
         result = await callModel(handle, { system: deps.system(), messages: request.messages, tools: offerTools(tools), signal: conv.signal })
       } catch (e: any) {
         if (!conv.signal.aborted) deps.logger.warn('conversation %s: the model call failed, the turn ends: %s', conv.key, describeError(e))
+        why = 'model call failed'
         return
       }
       if (!result.calls.length) {
         const end = await strayStep(conv, state, result.assistant, result.text, ++strays, request.shownOnce)
-        if (end) return
+        if (end) {
+          why = `plain text (${conv.profile.strayText})`
+          return
+        }
         continue
       }
       const calls = await runCalls(conv, state, tools, result.calls)
+      deps.logger.debug('%s: turn %d step %d: %s', conv.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const entries: Entry[] = [{ type: 'step', at: deps.now(), turn: state.number, messages: stepMessages(result.assistant, calls) }]
       for (const c of calls) {
         if (c.attachments.length) entries.push({ type: 'attachments', at: deps.now(), turn: state.number, id: c.id, source: 'tool', tool: c.name, items: c.attachments })
@@ -48,9 +56,13 @@ export async function runTurn(conv: Conversation, req: TurnRequest): Promise<voi
       await conv.append(entries)
       // The response is persisted: only now do the `once` images of this request count as shown.
       await conv.markShown(request.shownOnce)
-      if (stepEndsTurn(calls)) return
+      if (stepEndsTurn(calls)) {
+        why = 'closing action'
+        return
+      }
     }
   } finally {
+    deps.logger.debug('%s: turn %d ends (%s)', conv.key, state.number, conv.signal.aborted ? 'stopped' : why)
     conv.currentTurn = undefined
     conv.afterTurn(state)
   }
