@@ -35,8 +35,3 @@ export function isClaimed(claims: ClaimConfig[], bot: string, channel: string): 
   const forms = channelForms(channel)
   return claims.some(c => matchPattern(c.bot, bot) && matchChannels(c.channels, forms))
 }
-
-/** Whether any claim of the profile may apply to this bot at all. */
-export function claimsBot(claims: ClaimConfig[], bot: string): boolean {
-  return claims.some(c => matchPattern(c.bot, bot))
-}

@@ -16,10 +16,6 @@ export class ResourceCenter {
     }
   }
 
-  has(scheme: string): boolean {
-    return this.handlers.has(scheme.toLowerCase())
-  }
-
   schemes(): string[] {
     return [...this.handlers.keys()]
   }

@@ -1,16 +1,10 @@
 /** Runs tasks one after another, in the order they were queued; a failure does not block the next. */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve()
-  private size = 0
-
-  get pending(): number {
-    return this.size
-  }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    this.size++
     const result = this.tail.then(task)
-    this.tail = result.then(() => {}, () => {}).finally(() => { this.size-- })
+    this.tail = result.then(() => {}, () => {})
     return result
   }
 

@@ -1,7 +1,7 @@
 // Media people sent (SPEC §5.4): one id per distinct source per runtime, the sidecar written at
 // once, the bytes fetched on first use through the host's HTTP client and kept on disk.
 import { createHash } from 'node:crypto'
-import { appendFile, mkdir, readFile, stat } from 'node:fs/promises'
+import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
 import { uuidv7 } from '../../util/uuidv7'
@@ -140,10 +140,6 @@ export class AssetStore {
     }
     await atomicWrite(this.sidecarPath(sidecar.id), JSON.stringify(done, null, 2))
     return { data: got.data, mediaType, filename: sidecar.filename }
-  }
-
-  async exists(id: string): Promise<boolean> {
-    return stat(this.sidecarPath(id)).then(() => true, () => false)
   }
 }
 
