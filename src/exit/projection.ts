@@ -81,6 +81,8 @@ async function decide(item: AttachmentItem, key: string, o: ProjectionInput, cou
   const known = item.mediaType.startsWith('image/') && item.mediaType !== 'image/unknown'
   if (known && !PROJECTABLE.includes(item.mediaType)) return { key, item, reason: 'the model is shown png, jpeg, gif and webp only' }
   if (!known && !item.mediaType.startsWith('image')) return undefined
+  // With the count spent, an item whose line is already complete is not loaded at all.
+  if (known && count >= c.maxImageCount) return { key, item, reason: `over maxImageCount (${c.maxImageCount}) for this request` }
   let image: LoadedImage
   try {
     image = await o.load(item.url)
