@@ -57,7 +57,6 @@ describe('history, configuration and the service', function () {
   })
 
   it('a bad profile is reported with its field path and does not start; the others do', async () => {
-    const server = (await Harness.start()).server
     h = await Harness.start({
       profiles: [
         { id: 'broken1', model: 'nope', claims: [{ bot: '*', channels: ['room1'] }] },
@@ -66,7 +65,6 @@ describe('history, configuration and the service', function () {
         { id: 'good', model: 'main', claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING },
       ],
     })
-    await server.close()
     const w = h.warnings().join('\n')
     expect(w).to.match(/profile "broken1".*profiles\[0\]\.model.*unknown model "nope"/)
     expect(w).to.match(/profile "broken2".*profiles\[1\]\.claims must list at least one claim/)
@@ -276,5 +274,17 @@ describe('history, configuration and the service', function () {
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
     expect(h.warnings().join('\n')).to.match(/wake engine "nobody-registered-this" is not registered; using standard/)
+  })
+
+  it('stopping the plugin lets a send in progress finish', async () => {
+    h = await Harness.start({ profile: { typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 400, maxDelay: 400, jitter: 0 } } })
+    h.server.script({ toolCalls: [call('send_message', { messages: ['still arrives'] })] })
+    await h.client('bob').receive('hello')
+    await h.server.waitForRequests(1)
+    await h.idle(100)              // the tool is now in its typing pause
+    expect(h.sent).to.have.length(0)
+    h.fork.dispose()
+    await h.until(() => h.sent.length === 1, 'the send', 3000)
+    expect(h.sent[0].content).to.equal('still arrives')
   })
 })
