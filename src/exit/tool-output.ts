@@ -4,7 +4,7 @@
 // artifact and shown as its first page.
 import type { Lifetime } from '../config/types'
 import type { ReadResult } from '../resources/types'
-import { renderRead } from '../tools/read'
+import { renderRead } from './read-output'
 import type { Tool, ToolResultOutput } from '../tools/types'
 import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia, type MediaNode } from './media-nodes'
@@ -60,7 +60,7 @@ export async function exitToolResult(tool: Tool, input: unknown, raw: unknown, c
   }
   if (ctx.tool === 'read' && isReadResult(raw)) {
     if (raw.kind === 'file') return done({ type: 'text', value: await store(asMediaNode(raw)) })
-    return done(renderRead(raw))   // a text page keeps its source paging and is never archived again
+    return done(renderRead(raw as Exclude<ReadResult, { kind: 'file' }>))   // a text page keeps its source paging and is never archived again
   }
   if (typeof raw === 'string') return done(budgeted(raw, undefined, ctx))
   return done(budgeted(undefined, await replaceMedia(raw ?? null, n => store(n)), ctx))

@@ -3,8 +3,8 @@ import { h, Session } from 'koishi'
 import { channelKey } from '../claims/channel-key'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Fact } from '../runtime/types'
+import { MEDIA_ELEMENTS } from '../util/elements'
 
-const MEDIA = new Set(['img', 'image', 'audio', 'video', 'file'])
 
 export function botIdOf(session: Session): string {
   return `${session.platform}:${session.selfId}`
@@ -18,7 +18,7 @@ async function replaceMedia(elements: h[], assets: AssetStore): Promise<h[]> {
   const out: h[] = []
   for (const el of elements) {
     const src = el.attrs?.src
-    if (MEDIA.has(el.type) && typeof src === 'string' && src) {
+    if (MEDIA_ELEMENTS.has(el.type) && typeof src === 'string' && src) {
       const { src: _, url: __, ...rest } = el.attrs
       try {
         const id = await assets.register(src, { mediaType: rest.type ?? rest.mime, filename: rest.filename ?? rest.title ?? rest.file })

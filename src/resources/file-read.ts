@@ -4,7 +4,7 @@
 // One TextFile per read: a synchronous stat, then the 8 KiB sniff and the page share one
 // descriptor (or the kept text of a small file, which needs no open at all). Sync metadata
 // calls cost a few µs; each async one a thread-pool round trip, which dominated paging.
-import { readdir, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { imageSize } from 'image-size'
 import { ResourceError } from './errors'
@@ -73,7 +73,7 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     if (u.selectors.length || u.offset) throw new ResourceError('not_text', `${u.raw}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
     const cap = opts.whole ? opts.maxBytes : MAX_FILE_RESULT_BYTES
     if (st.size > cap) throw new ResourceError('too_large', `${u.raw} is ${st.size} bytes; the limit here is ${cap}`)
-    const data = await readAll(target.path)
+    const data = await readFile(target.path)
     return {
       kind: 'file', url, mediaType: mediaType ?? 'application/octet-stream', data: data.toString('base64'), byteLength: data.length,
       filename, ...(isImageType(mediaType) ? dimensions(data) : {}),
@@ -97,11 +97,6 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     source: { url, ...page.source }, range: page.range,
     ...(page.nextOffset !== undefined ? { continueUrl: withOffset(u, page.nextOffset) } : {}),
   } as ReadResult
-}
-
-async function readAll(path: string): Promise<Buffer> {
-  const { readFile } = await import('node:fs/promises')
-  return readFile(path)
 }
 
 /** 1-based line and UTF-16 column of `offset` inside `text` whose first line is `firstLine`. */

@@ -1,11 +1,10 @@
 // read — one way to look at anything addressed by URL (SPEC §4.2).
 import { z } from 'zod'
-import type { Tool, ToolResultOutput } from './types'
+import type { Tool } from './types'
 import { splitQuestion } from '../resources/file-url'
 import { ResourceError } from '../resources/errors'
 import { errorResult } from '../resources/center'
 import type { ReadResult } from '../resources/types'
-import { renderTruncatedNote } from '../exit/paging'
 import type { Runtime } from '../runtime/runtime'
 import { askVision } from '../model/vision'
 
@@ -41,23 +40,5 @@ export function readTool(runtime: Runtime): Tool<ReadInput, ReadResult> {
         return errorResult(url, e)
       }
     },
-  }
-}
-
-/** What the model sees of a read result other than media (SPEC §6): a page ends with its Continue note. */
-export function renderRead(r: ReadResult): ToolResultOutput {
-  switch (r.kind) {
-    case 'text': {
-      const next = (r as { continueUrl?: string }).continueUrl
-      if (!next) return { type: 'text', value: r.text }
-      return { type: 'text', value: r.text + (r.text.endsWith('\n') || !r.text ? '' : '\n') + renderTruncatedNote(next) }
-    }
-    case 'error': return { type: 'error-text', value: `${r.error.code}: ${r.error.message}` }
-    case 'answer': return { type: 'text', value: r.text }
-    case 'meta': return { type: 'json', value: r as any }
-    case 'file': {
-      const dims = r.width ? `; ${r.width}x${r.height}` : ''
-      return { type: 'text', value: `[file: ${r.url}; ${r.mediaType}; ${r.byteLength} bytes${dims}]` }
-    }
   }
 }

@@ -3,7 +3,7 @@ import { h } from 'koishi'
 import { z } from 'zod'
 import type { SendTarget, Tool, ToolCallContext, ToolHost } from './types'
 import { typingDelay } from '../typing/delay'
-import { visibleText } from '../util/elements'
+import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 
 const DESCRIPTION = `Speak in the chat: the ONLY way anyone sees what you say. Each item of \`messages\` becomes one chat message, sent in order with a human typing pause before each.
 - mode "element" (default): Koishi element markup, e.g. <at id="123"/>, <quote id="m456"/>, <img src="local://cat.png"/>. Media src may be asset://, artifact://, local://, workspace:// (sent as data), http(s):// or data:. Escape a literal < as &lt;. mode "text": sent literally.
@@ -12,7 +12,6 @@ const DESCRIPTION = `Speak in the chat: the ONLY way anyone sees what you say. E
 
 const CROSS_NOTE = `\n- This mind serves several channels: \`target\` is REQUIRED; copy channel (and bot) from the [channel ...] header of the conversation you answer.`
 
-const MEDIA = new Set(['img', 'image', 'audio', 'video', 'file'])
 const RESOURCE_SCHEMES = /^(asset|artifact|local|workspace):\/\//i
 
 const targetSchema = z.object({
@@ -48,7 +47,7 @@ async function resolveMediaIn(elements: h[], host: ToolHost, dropped: Dropped[],
   const out: h[] = []
   for (const el of elements) {
     const src = typeof el.attrs?.src === 'string' ? el.attrs.src : undefined
-    if (MEDIA.has(el.type) && src && RESOURCE_SCHEMES.test(src)) {
+    if (MEDIA_ELEMENTS.has(el.type) && src && RESOURCE_SCHEMES.test(src)) {
       try {
         const media = await host.resolveMedia(src, signal)
         const attrs: Record<string, any> = { ...el.attrs, src: `data:${media.mediaType};base64,${media.data.toString('base64')}` }

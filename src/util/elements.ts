@@ -1,5 +1,8 @@
 import { h } from 'koishi'
 
+/** Elements that carry media in their `src`. */
+export const MEDIA_ELEMENTS = new Set(['img', 'image', 'audio', 'video', 'file'])
+
 /** Visible text of an element tree: text nodes only (SPEC §4.7). */
 export function visibleText(elements: h[]): string {
   let out = ''
