@@ -67,7 +67,7 @@ export async function interleave<K extends string>(
 /** Runs a bench script in a fresh node (so its memory and start-up are its own); it prints one JSON line last. */
 export function child<T = any>(script: string, args: string[] = [], nodeArgs: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...nodeArgs, '-r', 'esbuild-register', join(ROOT, 'bench', script), ...args], {
+    const p = spawn(process.execPath, [...nodeArgs, '-r', 'esbuild-register', '-r', 'yml-register', '-r', join(ROOT, 'scripts', 'register-text.cjs'), join(ROOT, 'bench', script), ...args], {
       cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
     })
     let out = ''

@@ -23,5 +23,6 @@ await build({
   packages: 'external',
   charset: 'utf8',
   sourcemap: true,
+  loader: { '.txt': 'text', '.md': 'text' },
   plugins: [yaml],
 })

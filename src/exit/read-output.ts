@@ -2,7 +2,7 @@
 // Continue note; errors read `code: message`. File results are media and become attachments.
 import type { ReadResult } from '../resources/types'
 import type { ToolResultOutput } from '../tools/types'
-import { renderTruncatedNote } from './paging'
+import { renderTruncatedNote } from '../resources/paging'
 
 export function renderRead(r: Exclude<ReadResult, { kind: 'file' }>): ToolResultOutput {
   switch (r.kind) {

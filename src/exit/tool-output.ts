@@ -8,7 +8,7 @@ import { renderRead } from './read-output'
 import type { Tool, ToolResultOutput } from '../tools/types'
 import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia, type MediaNode } from './media-nodes'
-import { pageString, TEXT_BUDGET } from './paging'
+import { pageString, TEXT_BUDGET } from '../resources/paging'
 import { storeMedia, type MediaStores } from './store-media'
 import { displayProgram, isProgramOutcome, programError, programValue } from './program-output'
 

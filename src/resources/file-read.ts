@@ -11,7 +11,7 @@ import { ResourceError } from './errors'
 import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
 import { isImageType, mediaTypeOfName, sniffMediaType } from './media-type'
 import { readFilePage, readFileRangeText, TextFile } from './text-source'
-import { pageString, sliceLineRange } from '../exit/paging'
+import { pageString, sliceLineRange } from './paging'
 import type { ReadOptions, ReadResult, ResourceMeta } from './types'
 
 /** Past this a direct read of a binary file is refused (a page of text has its own budget). */

@@ -42,6 +42,13 @@ export function sniffMediaType(b: Uint8Array): string | undefined {
   return undefined
 }
 
+// Text a person or the model can read as it is; anything else is binary unless sniffed as text.
+const TEXTUAL = /^(text\/|application\/(json|jsonl|x-ndjson|xml|xhtml\+xml|javascript|ecmascript|yaml|x-yaml|toml|sql|graphql|ld\+json|rss\+xml|atom\+xml)\b)|^application\/[\w.+-]+\+(json|xml)\b/i
+
+export function isTextualType(mediaType: string | undefined): boolean {
+  return !!mediaType && TEXTUAL.test(mediaType.trim())
+}
+
 export function isImageType(mediaType: string | undefined): boolean {
   return !!mediaType && mediaType.startsWith('image/')
 }

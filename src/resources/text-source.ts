@@ -27,7 +27,7 @@ import { closeSync, fstatSync, open, openSync, read, readSync, statSync, type St
 import { LRUCache } from 'lru-cache'
 import { ResourceError } from './errors'
 import type { LineRange } from './file-url'
-import { checkOffset, insidePair, planPage, splitsSurrogatePair, TEXT_BUDGET, type Budget, type ContinueUrl, type Page } from '../exit/paging'
+import { checkOffset, insidePair, planPage, splitsSurrogatePair, TEXT_BUDGET, type Budget, type ContinueUrl, type Page } from './paging'
 
 export interface FilePageRequest {
   path: string

@@ -5,14 +5,14 @@ import type { ProfileConfig } from '../config/types'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, ToolHost, TurnState } from '../tools/types'
 import { SerialQueue } from '../util/serial-queue'
-import { toModelMessages, windowEntries } from './build-messages'
+import { toModelMessages, windowEntries } from './request/build-messages'
 import type { HistoryStore } from './history-store'
 import type { Entry, Fact, Logger } from './types'
 import { WaitWindow, wakeNote } from './wait-window'
 import { runTurn } from './turn'
 import { h } from 'koishi'
 import type { MediaStores } from '../exit/store-media'
-import { project, type LoadedImage } from '../exit/projection'
+import { project, type LoadedImage } from './request/projection'
 
 export interface TurnRequest {
   reason: string

@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { ImageLoader } from '../exit/image-loader'
+import { ImageLoader } from './request/image-loader'
 import { shortenFact } from './long-facts'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import type { ModelHandle } from '../model/provider'

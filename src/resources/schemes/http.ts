@@ -3,7 +3,7 @@
 import { imageSize } from 'image-size'
 import { NodeHtmlMarkdown } from 'node-html-markdown'
 import { isImageType, sniffMediaType } from '../media-type'
-import { pageString } from '../../exit/paging'
+import { pageString } from '../paging'
 import type { ReadResult, SchemeHandler } from '../types'
 import { httpGet } from './http-fetch'
 import type { Runtime } from '../../runtime/runtime'

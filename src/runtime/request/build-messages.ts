@@ -1,9 +1,9 @@
 // History entries → the model's messages, trimmed to the context window without ever separating
 // a tool call from its result (a step entry holds both and is kept or dropped whole).
 import type { ModelMessage, UserContent } from 'ai'
-import { projectionParts, type ProjectedItem } from '../exit/projection'
-import type { Entry } from './types'
-import { channelHeader, factLine } from './render-facts'
+import { projectionParts, type ProjectedItem } from './projection'
+import type { Entry } from '../types'
+import { channelHeader, factLine } from '../render-facts'
 
 export interface WindowLimits {
   maxMessages: number

@@ -15,8 +15,8 @@
  * - If a continue URL were so long that no body fits beside its note, one code point is
  *   shown anyway so that paging always progresses.
  */
-import { ResourceError } from '../resources/errors'
-import type { LineRange } from '../resources/file-url'
+import { ResourceError } from './errors'
+import type { LineRange } from './file-url'
 
 export interface Budget {
   lines: number

@@ -1,9 +1,9 @@
 // Which attachments the next model request shows as images (SPEC §7): only with imageInput, only
 // png/jpeg/gif/webp, within lifetimes, newest first within the per-request budgets, each URL at
 // most once. Items left out for a budget say why; expired ones stay as their text lines.
-import type { AttachmentConfig } from '../config/types'
-import type { Entry } from '../runtime/types'
-import { attachmentLine, type AttachmentItem } from './attachments'
+import type { AttachmentConfig } from '../../config/types'
+import type { Entry } from '../types'
+import { attachmentLine, type AttachmentItem } from '../../exit/attachments'
 
 export const PROJECTABLE = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
 

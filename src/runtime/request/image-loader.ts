@@ -2,7 +2,7 @@
 // dead source is remembered for a while so it is not fetched for every request of every turn.
 import { imageSize } from 'image-size'
 import { LRUCache } from 'lru-cache'
-import type { ResourceCenter } from '../resources/center'
+import type { ResourceCenter } from '../../resources/center'
 import type { LoadedImage } from './projection'
 
 export class ImageLoader {
