@@ -1,5 +1,9 @@
 // A Runtime without Koishi, for the turn and typing benchmarks: a scripted in-process model, a
 // platform that answers at once, the profile defaults of the config schema.
+import { Sandbox } from '../src/sandbox'
+import { VisionCache } from '../src/model/vision'
+import { TextCache } from '../src/resources/text'
+import { systemClock } from '../src/util/clock'
 import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3GenerateResult } from '@ai-sdk/provider'
 import { configSchema } from '../src/config/schema'
 import type { TypingConfig } from '../src/config/types'
@@ -70,7 +74,8 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   const runtime = new Runtime({
     profile: config.profiles[0], bot: BOT, dataDir: o.dataDir, logger: quiet, platform,
     models: new Map([['main', { config: model, model: o.model }]]), extensions,
-    limits: config.codemode, random: o.random ?? Math.random,
+    limits: config.codemode, random: o.random ?? Math.random, clock: systemClock,
+    sandbox: new Sandbox(), vision: new VisionCache(), files: new TextCache(),
   })
   await runtime.start()
   return runtime

@@ -4,24 +4,26 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { replaceMedia } from '../src/exit/media-nodes'
+import { asMediaNode, replaceMedia } from '../src/exit/media-nodes'
 import { exitToolResult, type ExitContext } from '../src/exit/tool-output'
 import { ArtifactStore } from '../src/resources/schemes/artifact-store'
 import { AssetStore } from '../src/resources/schemes/asset-store'
 import { artifactScheme } from '../src/resources/schemes/artifact'
 import type { Tool } from '../src/tools/types'
+import { presentRead } from '../src/tools/read-output'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const B64 = PNG.toString('base64')
 const LINE = /^\[attachment: artifact:\/\/probe\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/
 const plain: Tool = { description: '', inputSchema: z.any(), execute: async () => null }
+const readLike: Tool = { ...plain, present: presentRead }
 
 describe('unified exit (SPEC §7)', function () {
   let dir: string
   let ctx: ExitContext
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kotodama-exit-'))
-    ctx = { tool: 'probe', callId: 'c1', lifetime: 'once', stores: { artifacts: new ArtifactStore(join(dir, 'artifacts')), assets: new AssetStore(join(dir, 'assets')) } }
+    ctx = { tool: 'probe', callId: 'c1', stores: { artifacts: new ArtifactStore(join(dir, 'artifacts')), assets: new AssetStore(join(dir, 'assets')) } }
   })
   afterEach(() => rm(dir, { recursive: true, force: true }))
 
@@ -104,22 +106,38 @@ describe('unified exit (SPEC §7)', function () {
     expect(second).to.match(LINE)
     const err: Tool = { ...plain, toModelOutput: () => ({ type: 'error-text', value: 'x'.repeat(100_000) }) }
     expect((await run(null, err)).output).to.deep.equal({ type: 'error-text', value: 'x'.repeat(100_000) })
-    const read: Tool = plain
-    const readErr = await exitToolResult(read, {}, { kind: 'error', url: 'local://x', error: { code: 'not_found', message: 'gone' } }, { ...ctx, tool: 'read' })
+    const readErr = await exitToolResult(readLike, {}, { kind: 'error', url: 'local://x', error: { code: 'not_found', message: 'gone' } }, { ...ctx, tool: 'read' })
     expect(readErr.output).to.deep.equal({ type: 'error-text', value: 'not_found: gone' })
   })
 
   it('a read file result is stored; an unchanged asset keeps its URL, changed bytes become a new artifact', async () => {
     const assets = ctx.stores.assets
     const id = await assets.register(`data:image/png;base64,${B64}`)
-    const same = await exitToolResult(plain, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    const same = await exitToolResult(readLike, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
     expect(same.attachments[0].url).to.equal(`asset://${id}`)
     expect((same.output as any).value).to.equal(`[attachment: asset://${id}; image/png; 70 bytes; 1x1]`)
     const changed = Buffer.concat([PNG, Buffer.from([0])]).toString('base64')
-    const other = await exitToolResult(plain, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: changed, byteLength: 71 }, { ...ctx, tool: 'read' })
+    const other = await exitToolResult(readLike, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: changed, byteLength: 71 }, { ...ctx, tool: 'read' })
     expect(other.attachments[0].url).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.png$/)
-    const local = await exitToolResult(plain, {}, { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    const local = await exitToolResult(readLike, {}, { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
     expect(local.attachments[0].url).to.match(/^artifact:\/\/read\//)
+  })
+
+  it('the exit knows no tool by name: a tool presents its own result with the exit\'s services', async () => {
+    // named 'read', but without read's presenter: shown as plain JSON, the file node attached
+    const file = { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }
+    const asRead = await exitToolResult(plain, {}, file, { ...ctx, tool: 'read' })
+    expect(asRead.output.type).to.equal('json')
+    expect((asRead.output as any).value).to.match(/^\[attachment: artifact:\/\/read\//)
+    // any tool may present: here an MCP-like result whose image keeps the lifetime it chose
+    const mcpLike: Tool = { ...plain, present: async (out: any, _input, exit) => ({ type: 'text', value: [out.text, await exit.attach(asMediaNode(out.image), 'retain')].join('\n') }) }
+    const r = await exitToolResult(mcpLike, {}, { text: 'chart:', image: { type: 'image', data: B64, mimeType: 'image/png' } }, { ...ctx, tool: 'charts_draw' })
+    expect((r.output as any).value.split('\n')[1]).to.match(/^\[attachment: artifact:\/\/charts_draw\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/)
+    expect(r.attachments).to.have.length(1)
+    expect(r.attachments[0].lifetime).to.equal('retain')
+    // read's presenter takes the call's lifetime
+    const kept = await exitToolResult(readLike, { lifetime: 'recent' }, file, { ...ctx, tool: 'read' })
+    expect(kept.attachments[0].lifetime).to.equal('recent')
   })
 
   it('a 2 MB JSON result is archived once; the Continue chain gives back the readable view', async () => {

@@ -1,23 +1,18 @@
 // The unified exit (SPEC §7): every direct tool call's result passes here before the model sees
-// it. Errors pass through; read text pages keep their source paging; explicit media nodes are
-// stored and replaced by attachment lines; display text over the budget is archived as one
-// artifact and shown as its first page.
-import type { Lifetime } from '../config/types'
-import type { ReadResult } from '../resources/types'
-import { renderRead } from './read-output'
-import type { Tool, ToolResultOutput } from '../tools/types'
+// it. The exit knows no tool by name: a tool may present its own result with the exit's services
+// (`present`), convert it AI SDK style (`toModelOutput`), or take the default presentation.
+// Explicit media nodes are stored and replaced by attachment lines; display text over the budget
+// is archived as one artifact and shown as its first page.
+import type { ExitKit, Tool, ToolResultOutput } from '../tools/types'
 import { attachmentLine, type AttachmentItem } from './attachments'
-import { asMediaNode, replaceMedia, type MediaNode } from './media-nodes'
+import { asMediaNode, replaceMedia } from './media-nodes'
 import { pageString, TEXT_BUDGET } from '../resources/paging'
 import { storeMedia, type MediaStores } from './store-media'
-import { displayProgram, isProgramOutcome, programError, programValue } from './program-output'
 
 export interface ExitContext {
   tool: string
   callId: string
   stores: MediaStores
-  /** lifetime of media this result carries (read's `lifetime`, else once) */
-  lifetime: Lifetime
 }
 
 export interface ExitResult {
@@ -27,47 +22,43 @@ export interface ExitResult {
 
 export async function exitToolResult(tool: Tool, input: unknown, raw: unknown, ctx: ExitContext): Promise<ExitResult> {
   const attachments: AttachmentItem[] = []
-  const store = async (node: MediaNode, lifetime = ctx.lifetime): Promise<string> => {
-    const stored = await storeMedia(node, { namespace: ctx.tool, callId: ctx.callId, stores: ctx.stores })
-    attachments.push({ ...stored, lifetime })
-    return attachmentLine(stored)
+  const kit: ExitKit = {
+    async attach(node, lifetime = 'once') {
+      const stored = await storeMedia(node, { namespace: ctx.tool, callId: ctx.callId, stores: ctx.stores })
+      attachments.push({ ...stored, lifetime })
+      return attachmentLine(stored)
+    },
+    budgeted: (text, json) => budgeted(text, json, ctx),
+    async plain(value) {
+      if (typeof value === 'string') return budgeted(value, undefined, ctx)
+      return budgeted(undefined, await replaceMedia(value ?? null, n => kit.attach(n)), ctx)
+    },
   }
-  const done = async (output: ToolResultOutput | Promise<ToolResultOutput>): Promise<ExitResult> => ({ output: await output, attachments })
-
-  if (tool.toModelOutput) {
-    const out = await tool.toModelOutput(raw, input)
-    switch (out.type) {
-      case 'text': return done(budgeted(out.value, undefined, ctx))
-      case 'json': return done(budgeted(undefined, await replaceMedia(out.value, n => store(n)), ctx))
-      case 'content': {
-        const lines: string[] = []
-        for (const part of out.value) {
-          if (part.type === 'text') lines.push(part.text)
-          else {
-            const node = asMediaNode(part)
-            lines.push(node ? await store(node) : JSON.stringify(part))
-          }
-        }
-        return done(budgeted(lines.join('\n'), undefined, ctx))
-      }
-      default: return done(out)   // errors and denials pass through
-    }
-  }
-  if (ctx.tool === 'codemode' && isProgramOutcome(raw)) {
-    if (raw.ok === false) return done({ type: 'error-text', value: programError(raw as any) })
-    const value = await programValue(raw.value, store)
-    return done(budgeted(raw.logs.length || typeof value === 'string' ? displayProgram(value, raw.logs) : undefined, value, ctx))
-  }
-  if (ctx.tool === 'read' && isReadResult(raw)) {
-    if (raw.kind === 'file') return done({ type: 'text', value: await store(asMediaNode(raw)) })
-    return done(renderRead(raw as Exclude<ReadResult, { kind: 'file' }>))   // a text page keeps its source paging and is never archived again
-  }
-  if (typeof raw === 'string') return done(budgeted(raw, undefined, ctx))
-  return done(budgeted(undefined, await replaceMedia(raw ?? null, n => store(n)), ctx))
+  let output: ToolResultOutput
+  if (tool.present) output = await tool.present(raw, input, kit)
+  else if (tool.toModelOutput) output = await fromModelOutput(await tool.toModelOutput(raw, input), kit)
+  else output = await kit.plain(raw)
+  return { output, attachments }
 }
 
-function isReadResult(v: any): v is ReadResult {
-  return v && typeof v === 'object' && ['text', 'file', 'meta', 'answer', 'error'].includes(v.kind) && typeof v.url === 'string'
+/** A toModelOutput result through the budget and the media rule; errors and denials pass as they are. */
+async function fromModelOutput(out: ToolResultOutput, kit: ExitKit): Promise<ToolResultOutput> {
+  switch (out.type) {
+    case 'text': return kit.budgeted(out.value)
+    case 'json': return kit.budgeted(undefined, await replaceMedia(out.value, n => kit.attach(n)))
+    case 'content': {
+      const lines: string[] = []
+      for (const part of out.value) {
+        if (part.type === 'text') lines.push(part.text)
+        else {
+          const node = asMediaNode(part)
+          lines.push(node ? await kit.attach(node) : JSON.stringify(part))
+        }
+      }
+      return kit.budgeted(lines.join('\n'))
+    }
+    default: return out
+  }
 }
 
 /**

@@ -11,7 +11,11 @@ import { Runtime } from '../runtime/runtime'
 import { standardWakeEngine } from '../runtime/wake/standard'
 import type { WakeEngineFactory } from '../runtime/wake/types'
 import { koishiPlatform } from './platform'
-import { warmUp } from '../sandbox'
+import { Sandbox } from '../sandbox'
+import { VisionCache } from '../model/vision'
+import { TextCache } from '../resources/text'
+import type { Platform } from '../runtime/types'
+import { systemClock, type Clock } from '../util/clock'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
 import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
@@ -35,6 +39,14 @@ export class KotodamaService extends Service {
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */
   random: () => number = Math.random
+  /** Time for waits, typing and history; tests may replace it before the first message. */
+  clock: Clock = systemClock
+  /** Process-wide resources of this plugin instance, released when it stops. */
+  readonly sandbox = new Sandbox()
+  readonly vision = new VisionCache()
+  readonly files = new TextCache()
+  /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */
+  private platform: Platform
   private models = new Map<string, ModelHandle>()
   private runtimes = new Map<string, Promise<Runtime>>()
   private stopping = new Map<string, Promise<void>>()
@@ -44,6 +56,7 @@ export class KotodamaService extends Service {
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
     this.log = ctx.logger('kotodama')
+    this.platform = koishiPlatform(ctx)
     this.checked = checkConfig(config)
     for (const p of this.checked.problems) {
       const who = p.profile !== undefined ? `profile "${p.profile}" does not start: ` : ''
@@ -51,12 +64,13 @@ export class KotodamaService extends Service {
     }
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))
     // The first program otherwise pays ~100 ms to compile the sandbox.
-    if (this.checked.profiles.some(p => p.codemode.enabled)) warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
+    if (this.checked.profiles.some(p => p.codemode.enabled)) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
     // The built-in extensions go through the same public interface as everyone else's.
     this.registerWakeEngine('standard', standardWakeEngine)
     this.registerScheme('workspace', runtime => workspaceScheme(runtime.profile.workspace.roots))
-    this.registerScheme('http', runtime => httpScheme('http', runtime))
-    this.registerScheme('https', runtime => httpScheme('https', runtime))
+    for (const scheme of ['http', 'https'] as const) {
+      this.registerScheme(scheme, runtime => httpScheme(scheme, { ...runtime.profile.http, artifacts: runtime.artifacts, resources: runtime.resources }))
+    }
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
@@ -73,12 +87,12 @@ export class KotodamaService extends Service {
   }
 
   /** Adds a scheme to every runtime; `registerScheme(factory)` or `registerScheme(scheme, factory)`. */
-  registerScheme(scheme: string | SchemeFactory<Runtime>, factory?: SchemeFactory<Runtime>): () => void {
+  registerScheme(scheme: string | SchemeFactory, factory?: SchemeFactory): () => void {
     const [name, f] = typeof scheme === 'string' ? [scheme, factory] : [(scheme as any).scheme as string | undefined, scheme]
     return this.track(this.extensions.addScheme(name, f))
   }
 
-  registerTool(name: string, factory: ToolFactory<Runtime>): () => void {
+  registerTool(name: string, factory: ToolFactory): () => void {
     return this.track(this.extensions.addTool(name, factory))
   }
 
@@ -112,8 +126,9 @@ export class KotodamaService extends Service {
     if (!p) {
       const runtime = new Runtime({
         profile, bot, dataDir: resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir),
-        logger: this.log, platform: koishiPlatform(this.ctx), models: this.models, extensions: this.extensions,
-        limits: this.checked.codemode, random: () => this.random(), botName: this.ctx.bots[bot]?.user?.name,
+        logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
+        limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
+        sandbox: this.sandbox, vision: this.vision, files: this.files,
       })
       // A runtime of the same home that is still stopping finishes its writes first.
       const previous = this.stopping.get(key) ?? Promise.resolve()
@@ -167,6 +182,9 @@ export class KotodamaService extends Service {
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
     await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))
+    await this.sandbox.shutdown()
+    this.vision.clear()
+    this.files.clear()
   }
 }
 

@@ -1,19 +1,23 @@
-// One AI SDK model per `models` entry (SPEC §1).
+// One AI SDK model per `models` entry (SPEC §1). The handle carries the entry without its apiKey:
+// the key lives only inside the provider, so nothing that receives a handle can log or leak it.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
 
+export type PublicModelConfig = Omit<ModelConfig, 'apiKey'>
+
 export interface ModelHandle {
-  config: ModelConfig
+  config: PublicModelConfig
   model: LanguageModel
 }
 
 export function createModel(config: ModelConfig): ModelHandle {
+  const { apiKey, ...visible } = config
   const provider = createOpenAICompatible({
     name: 'kotodama',
     baseURL: config.baseURL.replace(/\/+$/, ''),
-    apiKey: config.apiKey || undefined,
+    apiKey: apiKey || undefined,
     includeUsage: true,
   })
-  return { config, model: provider.chatModel(config.model) }
+  return { config: Object.freeze(visible), model: provider.chatModel(config.model) }
 }

@@ -1,58 +1,48 @@
 // One conversation: its history, its inbox while a turn runs, its pending wait, and the rule
-// that only one turn runs at a time (SPEC §4.6).
-import type { ModelMessage } from 'ai'
+// that only one turn runs at a time (SPEC §4.6). It is the turn loop's port.
 import type { ProfileConfig } from '../config/types'
+import type { MediaStores } from '../exit/store-media'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, ToolHost, TurnState } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
-import { toModelMessages, windowEntries } from './request/build-messages'
 import type { HistoryStore } from './history-store'
-import type { Entry, Fact, Logger } from './types'
-import { WaitWindow, wakeNote } from './wait-window'
+import { factAttachments } from './request/attachment-entries'
+import { buildRequest, type ModelRequest } from './request/build-request'
+import type { LoadedImage } from './request/projection'
 import { runTurn } from './turn'
-import { h } from 'koishi'
-import type { MediaStores } from '../exit/store-media'
-import { project, type LoadedImage } from './request/projection'
-
-export interface TurnRequest {
-  reason: string
-  /** A note the mind reads at the start of the turn (why it woke up). */
-  note?: string
-}
+import type { TurnPort, TurnRequest } from './turn-port'
+import type { Entry, Fact } from './types'
+import { WaitWindow, wakeNote } from './wait-window'
 
 export interface ConversationDeps {
   key: string
   profile: ProfileConfig
-  bot: string
   logger: Logger
+  clock: Clock
   store: HistoryStore
-  model(): ModelHandle | undefined
-  system(): string
-  tools(conv: Conversation): Map<string, Tool>
-  host(conv: Conversation): ToolHost
-  setTimer(fn: () => void, ms: number): () => void
-  now(): number
   /** where the unified exit stores media and archives */
   stores: MediaStores
+  model(): ModelHandle | undefined
+  system(): string
+  /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
+  toolsFor(host: ToolHost): () => Map<string, Tool>
+  /** The runtime's side of the tool host; the conversation adds its channel and send queue. */
+  hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
   /** image bytes for projection */
   loadImage(url: string): Promise<LoadedImage>
 }
 
-export interface ModelRequest {
-  messages: ModelMessage[]
-  shownOnce: string[]
-}
-
-const TRIMMED_NOTE = '[earlier history is outside your context window]'
-
-export class Conversation {
+export class Conversation implements TurnPort {
   readonly sends = new SerialQueue()
+  readonly tools: () => Map<string, Tool>
   entries: Entry[] = []
-  turnCounter = 0
   /** The channel of channel mode; in cross mode the channel of the latest fact. */
-  lastTarget?: SendTarget
+  target?: SendTarget
   wait?: WaitWindow
   currentTurn?: TurnState
+  private turnCounter = 0
   private inbox: Entry[] = []
   /** keys of `once` attachments already shown */
   private consumed = new Set<string>()
@@ -63,13 +53,26 @@ export class Conversation {
   private abort = new AbortController()
   private stopped = false
 
-  constructor(readonly deps: ConversationDeps) {}
+  constructor(readonly deps: ConversationDeps) {
+    const host = deps.hostFor({
+      ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined,
+      serialize: task => this.sends.run(task),
+    })
+    this.tools = deps.toolsFor(host)
+  }
 
   get key() { return this.deps.key }
   get profile() { return this.deps.profile }
-  get cross() { return this.deps.profile.mode === 'cross' }
+  get logger() { return this.deps.logger }
+  get clock() { return this.deps.clock }
+  get stores() { return this.deps.stores }
   get busy() { return !!this.running }
   get signal() { return this.abort.signal }
+  get turns() { return this.turnCounter }
+
+  model() { return this.deps.model() }
+  system() { return this.deps.system() }
+  lastTarget() { return this.target }
 
   async load(): Promise<void> {
     const { entries, more } = await this.deps.store.loadTail(this.memoryKeep())
@@ -77,7 +80,7 @@ export class Conversation {
     this.forgotten = more
     for (const e of this.entries) {
       if ((e.type === 'turn' || e.type === 'step') && e.turn > this.turnCounter) this.turnCounter = e.turn
-      if (e.type === 'fact') this.lastTarget = targetOf(e.fact)
+      if (e.type === 'fact') this.target = targetOf(e.fact)
       if (e.type === 'shown') e.ids.forEach(id => this.consumed.add(id))
     }
     this.forgetOldEntries()
@@ -86,18 +89,13 @@ export class Conversation {
   /** Stores a fact; a turn in progress sees it at its next step. */
   receive(fact: Fact, wake?: string): void {
     if (this.stopped) return
-    this.lastTarget = targetOf(fact)
+    this.target = targetOf(fact)
     const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wake ? { wake } : {}) }]
-    const images = inboundImages(fact.content)
-    if (images.length) {
-      // A fact is first seen by the next turn (or the running one, at its next step).
-      const turn = this.currentTurn?.number ?? this.turnCounter + 1
-      entries.push({ type: 'attachments', at: fact.at, turn, id: `fact-${fact.id}`, source: 'fact', items: images.map(url => ({
-        url, mediaType: 'image/unknown', lifetime: this.profile.attachment.inboundLifetime,
-      })) })
-    }
+    // A fact is first seen by the next turn (or the running one, at its next step).
+    const images = factAttachments(fact, this.currentTurn?.number ?? this.turnCounter + 1, this.profile.attachment.inboundLifetime)
+    if (images) entries.push(images)
     if (this.running) {
-      // The turn sees it at its next step; if it never does, afterTurn starts another turn.
+      // The turn sees it at its next step; if it never does, endTurn starts another turn.
       this.inbox.push(...entries)
       return
     }
@@ -128,10 +126,28 @@ export class Conversation {
         next = this.queued
       }
     } catch (e) {
-      this.deps.logger.error('conversation %s: turn failed: %s', this.key, (e as Error)?.stack ?? e)
+      this.logger.error('conversation %s: turn failed: %s', this.key, (e as Error)?.stack ?? e)
     } finally {
       this.running = undefined
     }
+  }
+
+  beginTurn(req: TurnRequest): TurnState {
+    const state: TurnState = { number: ++this.turnCounter, wokeAt: this.clock.now() }
+    this.currentTurn = state
+    const opening: Entry[] = [{ type: 'turn', at: state.wokeAt, turn: state.number, reason: req.reason }]
+    if (req.note) opening.push({ type: 'note', at: state.wokeAt, kind: 'wake', text: req.note })
+    this.append(opening)
+    return state
+  }
+
+  /** After a turn: a waking fact the turn never saw starts the next one. */
+  endTurn(state: TurnState): void {
+    this.currentTurn = undefined
+    const unseen = this.takeInbox()
+    const missed = unseen.find(e => e.type === 'fact' && e.wake)
+    if (missed && missed.type === 'fact') this.queued ??= { reason: missed.wake }
+    if (state.wait && !this.queued) this.armWait(state)
   }
 
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */
@@ -139,7 +155,7 @@ export class Conversation {
     this.entries.push(...entries)
     this.forgetOldEntries()
     return this.deps.store.append(entries).catch(e => {
-      this.deps.logger.error('conversation %s: could not write history: %s', this.key, e?.message ?? e)
+      this.logger.error('conversation %s: could not write history: %s', this.key, e?.message ?? e)
     })
   }
 
@@ -158,8 +174,12 @@ export class Conversation {
     this.forgotten = true
   }
 
+  flushInbox(): void {
+    this.takeInbox()
+  }
+
   /** Moves facts that arrived during the turn into the history; returns them. */
-  flushInbox(): Entry[] {
+  private takeInbox(): Entry[] {
     const moved = this.inbox
     this.inbox = []
     if (moved.length) {
@@ -169,19 +189,11 @@ export class Conversation {
     return moved
   }
 
-  /** After a turn: a waking fact the turn never saw starts the next one. */
-  afterTurn(state: TurnState): void {
-    const unseen = this.flushInbox()
-    const missed = unseen.find(e => e.type === 'fact' && e.wake)
-    if (missed && missed.type === 'fact') this.queued ??= { reason: missed.wake }
-    if (state.wait && !this.queued) this.armWait(state)
-  }
-
   private armWait(state: TurnState): void {
-    this.wait = new WaitWindow(state.wait, this.deps.now(), why => {
+    this.wait = new WaitWindow(state.wait, this.clock.now(), why => {
       this.wait = undefined
       this.request({ reason: `wait:${why.window}`, note: wakeNote(why) })
-    }, (fn, ms) => this.deps.setTimer(fn, ms))
+    }, (fn, ms) => { const t = this.clock.setTimeout(fn, ms); return () => t.cancel() })
   }
 
   cancelWait(): void {
@@ -190,25 +202,18 @@ export class Conversation {
   }
 
   /** The messages of the next model request, with the attachments it shows as images. */
-  async buildRequest(): Promise<ModelRequest> {
-    const { maxMessages, maxChars } = this.profile.context
-    const window = windowEntries(this.entries, { maxMessages, maxChars })
-    const projection = await project({
-      entries: window, config: this.profile.attachment, consumed: this.consumed,
-      currentTurn: this.currentTurn?.number ?? this.turnCounter, load: url => this.deps.loadImage(url),
+  buildRequest(): Promise<ModelRequest> {
+    return buildRequest({
+      entries: this.entries, profile: this.profile, forgotten: this.forgotten, consumed: this.consumed,
+      currentTurn: this.currentTurn?.number ?? this.turnCounter, loadImage: url => this.deps.loadImage(url),
     })
-    const messages = toModelMessages(window, this.cross, projection.byEntry)
-    if (messages.length && (this.forgotten || window.length < this.entries.length || messages[0].role !== 'user')) {
-      messages.unshift({ role: 'user', content: TRIMMED_NOTE })
-    }
-    return { messages, shownOnce: projection.shownOnce }
   }
 
   /** Records that the `once` attachments of a persisted response were shown. */
   async markShown(ids: string[]): Promise<void> {
     if (!ids.length) return
     ids.forEach(id => this.consumed.add(id))
-    await this.append([{ type: 'shown', at: this.deps.now(), ids }])
+    await this.append([{ type: 'shown', at: this.clock.now(), ids }])
   }
 
   async reset(): Promise<string | undefined> {
@@ -224,7 +229,7 @@ export class Conversation {
     this.cancelWait()
     this.abort.abort(new Error('kotodama is stopping'))
     await this.running?.catch(() => {})
-    this.flushInbox()
+    this.takeInbox()
     await this.sends.idle()
     await this.deps.store.flushed()
   }
@@ -232,10 +237,4 @@ export class Conversation {
 
 function targetOf(f: Fact): SendTarget {
   return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}) }
-}
-
-/** asset:// images in a fact's content (people's media were registered as assets by the edge). */
-function inboundImages(content: string): string[] {
-  if (!content.includes('asset://')) return []
-  return h.select(h.parse(content), 'img').map(el => el.attrs.src).filter((src: unknown): src is string => typeof src === 'string' && src.startsWith('asset://'))
 }

@@ -1,12 +1,12 @@
 // What other plugins (and the built-ins) add to every runtime (SPEC §9). The Koishi service
 // removes an entry when the plugin that registered it is disposed.
 import type { SchemeHandler } from '../resources/types'
-import type { Tool } from '../tools/types'
+import type { RuntimeView, Tool } from '../tools/types'
 import type { WakeEngineFactory } from './wake/types'
 
 /** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
-export type SchemeFactory<R = any> = (runtime: R) => SchemeHandler | undefined
-export type ToolFactory<R = any> = (runtime: R) => Tool
+export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
+export type ToolFactory = (runtime: RuntimeView) => Tool
 
 export const RESERVED_SCHEMES = ['asset', 'artifact', 'local']
 const BUILTIN_TOOLS = ['send_message', 'read', 'finish', 'wait', 'codemode']

@@ -2,27 +2,28 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { ImageLoader } from './request/image-loader'
-import { shortenFact } from './long-facts'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import type { ModelHandle } from '../model/provider'
+import type { VisionCache } from '../model/vision'
 import { ResourceCenter } from '../resources/center'
-import { AssetStore } from '../resources/schemes/asset-store'
-import { ArtifactStore } from '../resources/schemes/artifact-store'
 import { builtinSchemes } from '../resources/schemes'
-import { finishTool } from '../tools/finish'
-import { sendMessageTool } from '../tools/send-message'
-import type { Tool } from '../tools/types'
-import { waitTool } from '../tools/wait'
-import { readTool } from '../tools/read'
-import { buildCatalog } from '../tools/catalog'
+import { ArtifactStore } from '../resources/schemes/artifact-store'
+import { AssetStore } from '../resources/schemes/asset-store'
+import type { TextCache } from '../resources/text'
+import type { ProgramRunner } from '../tools/codemode'
+import type { RuntimeView } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
 import { safeName } from '../util/safe-name'
-import { Conversation, type TurnRequest } from './conversation'
+import { Conversation } from './conversation'
 import type { Extensions } from './extensions'
 import { HistoryStore } from './history-store'
-import { systemPrompt } from './prompt'
-import { createToolHost } from './tool-host'
-import type { Fact, Logger, Platform } from './types'
+import { shortenFact } from './long-facts'
+import { systemPrompt } from './prompt/system-prompt'
+import { ImageLoader } from './request/image-loader'
+import { toolCatalog } from './tool-catalog'
+import { createToolHost, type HostSide } from './tool-host'
+import type { Fact, Platform } from './types'
 import { standardWakeEngine } from './wake/standard'
 import type { WakeEngine } from './wake/types'
 
@@ -36,7 +37,12 @@ export interface RuntimeOptions {
   extensions: Extensions
   limits: CodemodeLimits
   random(): number
+  clock: Clock
   botName?: string
+  /** shared by the plugin's runtimes and released with it */
+  sandbox: ProgramRunner
+  vision: VisionCache
+  files?: TextCache
 }
 
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
@@ -46,14 +52,15 @@ export function runtimeHome(dataDir: string, profileId: string, bot: string): st
 
 export class Runtime {
   readonly home: string
-  readonly resources = new ResourceCenter()
+  readonly resources: ResourceCenter
   readonly assets: AssetStore
   readonly artifacts: ArtifactStore
+  /** What tools, schemes and other plugins see of this runtime. */
+  readonly view: RuntimeView
   private conversations = new Map<string, Promise<Conversation>>()
   private sent = new LRUCache<string, true>({ max: 5000 })
-  private images = new ImageLoader(this.resources)
   private guilds = new LRUCache<string, string>({ max: 5000 })
-  private toolCache = new WeakMap<Conversation, { version: number; tools: Map<string, Tool> }>()
+  private images: ImageLoader
   private schemeVersion = -1
   private schemeDisposers: (() => void)[] = []
   private wakeEngine?: { version: number; engine: WakeEngine }
@@ -61,30 +68,37 @@ export class Runtime {
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
+    this.resources = new ResourceCenter({ files: options.files })
     this.assets = new AssetStore(join(this.home, 'assets'), options.platform.fetch?.bind(options.platform))
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
+    this.images = new ImageLoader(this.resources)
+    const models = options.models
+    this.view = Object.freeze({
+      profile: options.profile, bot: options.bot, home: this.home, logger: options.logger, limits: options.limits,
+      resources: this.resources, artifacts: this.artifacts, assets: this.assets,
+      model: (id: string) => models.get(id),
+    })
   }
 
   get profile() { return this.options.profile }
   get bot() { return this.options.bot }
-  get platform() { return this.options.platform }
   get logger() { return this.options.logger }
 
   async start(): Promise<void> {
     await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
-    for (const handler of builtinSchemes(this)) this.resources.register(handler)
+    for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local') })) this.resources.register(handler)
     this.syncSchemes()
   }
 
   /** Instantiates the schemes other plugins registered; reruns when the registry changed. */
-  syncSchemes(): void {
+  private syncSchemes(): void {
     const ext = this.options.extensions
     if (this.schemeVersion === ext.version) return
     this.schemeVersion = ext.version
     this.schemeDisposers.splice(0).forEach(d => d())
     for (const factory of [...ext.schemes.values(), ...ext.anonymousSchemes]) {
       try {
-        const handler = factory(this)
+        const handler = factory(this.view)
         if (handler) this.schemeDisposers.push(this.resources.register(handler))
       } catch (e: any) {
         this.logger.error('profile %s: a scheme handler could not be added: %s', this.profile.id, e?.message ?? e)
@@ -110,19 +124,27 @@ export class Runtime {
   conversation(key: string): Promise<Conversation> {
     let p = this.conversations.get(key)
     if (!p) {
+      const o = this.options
+      const side: HostSide = {
+        profile: o.profile, bot: o.bot, clock: o.clock, platform: o.platform, random: () => o.random(),
+        media: (url, signal) => this.resources.bytes(url, signal),
+        guildOf: (bot, channel) => this.guildOf(bot, channel),
+        rememberSent: ids => { for (const id of ids ?? []) this.sent.set(id, true) },
+      }
       const conv = new Conversation({
-        key,
-        profile: this.profile,
-        bot: this.bot,
-        logger: this.logger,
-        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), this.logger),
-        model: () => this.options.models.get(this.profile.model),
-        system: () => this.systemPrompt(),
-        tools: c => this.tools(c),
-        host: c => createToolHost(this, c),
-        setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t) },
-        now: () => Date.now(),
+        key, profile: o.profile, logger: o.logger, clock: o.clock,
+        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger),
         stores: { artifacts: this.artifacts, assets: this.assets },
+        model: () => o.models.get(o.profile.model),
+        system: () => this.systemPrompt(),
+        hostFor: c => createToolHost(side, c),
+        toolsFor: host => {
+          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, sandbox: o.sandbox }, host)
+          return () => {
+            this.syncSchemes()
+            return tools()
+          }
+        },
         loadImage: url => this.images.load(url),
       })
       p = conv.load().then(() => conv)
@@ -150,9 +172,8 @@ export class Runtime {
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
     const conv = await this.conversation(this.conversationKey(channel))
-    if (!conv.lastTarget && this.profile.mode === 'channel') conv.lastTarget = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
-    const req: TurnRequest = { reason: `wake:${reason}`, note: `[wake: ${reason}]` }
-    conv.request(req)
+    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
+    conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
   }
 
   guildOf(bot: string, channel: string): { guildId?: string } {
@@ -160,43 +181,14 @@ export class Runtime {
     return guildId ? { guildId } : {}
   }
 
-  rememberSent(ids: string[]): void {
-    for (const id of ids ?? []) this.sent.set(id, true)
-  }
-
   systemPrompt(): string {
     const p = this.profile
     return systemPrompt({
-      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName, now: Date.now(),
+      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName, now: this.options.clock.now(),
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,
     })
-  }
-
-  /** The direct tool catalog of a conversation, rebuilt when another plugin adds or removes a tool. */
-  tools(conv: Conversation): Map<string, Tool> {
-    const ext = this.options.extensions
-    this.syncSchemes()
-    const cached = this.toolCache.get(conv)
-    if (cached?.version === ext.version) return cached.tools
-    const host = conv.deps.host(conv)
-    const all = new Map<string, Tool>([
-      ['send_message', sendMessageTool(host)],
-      ['read', readTool(this)],
-      ['finish', finishTool()],
-      ['wait', waitTool()],
-    ])
-    for (const [name, factory] of ext.tools) {
-      try {
-        all.set(name, factory(this))
-      } catch (e: any) {
-        this.logger.error('profile %s: tool "%s" could not be created: %s', this.profile.id, name, e?.message ?? e)
-      }
-    }
-    const tools = buildCatalog(all, this.profile.codemode, this.options.limits).direct
-    this.toolCache.set(conv, { version: ext.version, tools })
-    return tools
   }
 
   async status() {

@@ -1,40 +1,60 @@
-// The runtime's side of the tool contract for one conversation.
+// The runtime's side of send_message for one conversation (SPEC §4.1): claims, the platform,
+// media resolution, typing pauses.
 import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
-import type { ResolvedMedia, SendTarget, ToolHost } from '../tools/types'
-import type { Conversation } from './conversation'
-import type { Runtime } from './runtime'
+import type { ProfileConfig } from '../config/types'
+import type { MediaBytes } from '../resources/types'
+import type { SendTarget, ToolHost } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Platform } from './types'
 
-export function createToolHost(runtime: Runtime, conv: Conversation): ToolHost {
-  const profile = runtime.profile
+export interface HostSide {
+  profile: ProfileConfig
+  bot: string
+  clock: Clock
+  platform: Platform
+  random(): number
+  media(url: string, signal?: AbortSignal): Promise<MediaBytes>
+  guildOf(bot: string, channel: string): { guildId?: string }
+  rememberSent(ids: string[]): void
+}
+
+export interface HostConversation {
+  /** Channel mode: the conversation's own channel. */
+  ownTarget(): SendTarget | undefined
+  serialize<T>(task: () => Promise<T>): Promise<T>
+}
+
+export function createToolHost(side: HostSide, conv: HostConversation): ToolHost {
+  const { profile, platform, clock } = side
   return {
     mode: profile.mode,
-    bot: runtime.bot,
+    bot: side.bot,
     typing: profile.typing,
-    random: () => runtime.options.random(),
-    now: () => Date.now(),
-    ownTarget: () => profile.mode === 'channel' ? conv.lastTarget : undefined,
+    random: () => side.random(),
+    now: () => clock.now(),
+    ownTarget: () => conv.ownTarget(),
     resolveTarget(t): SendTarget | { error: string } {
-      const bot = t.bot?.trim() || runtime.bot
+      const bot = t.bot?.trim() || side.bot
       const channel = normalizeTarget(t.channel.trim())
       if (!/^[^:\s]+:.+$/.test(bot)) return { error: `bot "${bot}" is malformed; write platform:selfId` }
       if (!isClaimed(profile.claims, bot, channel)) return { error: `channel "${channel}" of bot ${bot} is outside this profile's claims` }
-      return { bot, channel, ...runtime.guildOf(bot, channel) }
+      return { bot, channel, ...side.guildOf(bot, channel) }
     },
-    isOnline: bot => runtime.platform.isOnline(bot),
+    isOnline: bot => platform.isOnline(bot),
     async deliver(target, content) {
-      const ids = await runtime.platform.send(target.bot, target.channel, content, target.guildId)
-      runtime.rememberSent(ids)
+      const ids = await platform.send(target.bot, target.channel, content, target.guildId)
+      side.rememberSent(ids)
       return ids
     },
     showTyping(target) {
-      runtime.platform.typing?.(target.bot, target.channel).catch(() => {})
+      platform.typing?.(target.bot, target.channel).catch(() => {})
     },
-    serialize: task => conv.sends.run(task),
-    resolveMedia: (url, signal): Promise<ResolvedMedia> => runtime.resources.bytes(url, signal),
+    serialize: task => conv.serialize(task),
+    resolveMedia: (url, signal) => side.media(url, signal),
     sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms)
-      signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason) }, { once: true })
+      const timer = clock.setTimeout(resolve, ms)
+      signal?.addEventListener('abort', () => { timer.cancel(); reject(signal.reason) }, { once: true })
     }),
   }
 }

@@ -2,12 +2,7 @@
 import type { ModelMessage } from 'ai'
 import type { AttachmentItem } from '../exit/attachments'
 
-export interface Logger {
-  debug(format: any, ...args: any[]): void
-  info(format: any, ...args: any[]): void
-  warn(format: any, ...args: any[]): void
-  error(format: any, ...args: any[]): void
-}
+export type { Logger } from '../util/logger'
 
 /** One incoming chat message, already converted by the edge (media src are asset:// URLs). */
 export interface Fact {

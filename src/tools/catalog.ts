@@ -1,6 +1,6 @@
 // Which tools the model calls directly and which only from programs (SPEC §8).
 import type { CodemodeLimits } from '../config/types'
-import { codemodeTool } from './codemode'
+import { codemodeTool, type ProgramRunner } from './codemode'
 import type { Tool } from './types'
 
 /** Always direct, never in the sandbox. */
@@ -13,13 +13,13 @@ export interface Catalog {
   sandbox: Map<string, Tool>
 }
 
-export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits): Catalog {
+export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner): Catalog {
   if (!codemode.enabled) return { direct: all, sandbox: new Map() }
   const sandbox = new Map([...all].filter(([name]) => !RESIDENT.includes(name)))
   const direct = new Map<string, Tool>()
   for (const [name, tool] of all) {
     if (RESIDENT.includes(name) || BOTH.includes(name) || codemode.direct.includes(name)) direct.set(name, tool)
   }
-  direct.set('codemode', codemodeTool(sandbox, limits))
+  direct.set('codemode', codemodeTool(sandbox, limits, runner))
   return { direct, sandbox }
 }

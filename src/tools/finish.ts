@@ -1,6 +1,7 @@
 // finish — end the turn without saying anything (SPEC §4.4).
 import { z } from 'zod'
 import type { Tool } from './types'
+import DESCRIPTION from './finish.txt'
 
 const inputSchema = z.object({
   reason: z.string().optional().describe('why you stop (only for the logs)'),
@@ -8,7 +9,7 @@ const inputSchema = z.object({
 
 export function finishTool(): Tool<z.infer<typeof inputSchema>, { ok: true }> {
   return {
-    description: 'End your turn. This is how you stay silent: nothing is sent. Call it when there is nothing (more) to say.',
+    description: DESCRIPTION.trim(),
     inputSchema,
     execute: async () => ({ ok: true }),
   }

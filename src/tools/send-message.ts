@@ -1,16 +1,13 @@
 // send_message — the only way the mind speaks (SPEC §4.1).
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import { z } from 'zod'
 import type { SendTarget, Tool, ToolCallContext, ToolHost } from './types'
 import { typingDelay } from '../typing/delay'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
+import { prose } from '../util/prose'
+import DESCRIPTION from './send-message.txt'
 
-const DESCRIPTION = `Speak in the chat: the ONLY way anyone sees what you say. Each item of \`messages\` becomes one chat message, sent in order with a human typing pause before each.
-- mode "element" (default): Koishi element markup, e.g. <at id="123"/>, <quote id="m456"/>, <img src="local://cat.png"/>. Media src may be asset://, artifact://, local://, workspace:// (sent as data), http(s):// or data:. Escape a literal < as &lt;. mode "text": sent literally.
-- After a successful call without continue:true your turn ends. Set continue:true to keep working (read more, send more) after this call.
-- Returns {ok:true, ids} or {ok:false, error:{name,message}, sent, failedAt}: messages before failedAt were delivered, the rest were not.`
-
-const CROSS_NOTE = `\n- This mind serves several channels: \`target\` is REQUIRED; copy channel (and bot) from the [channel ...] header of the conversation you answer.`
+const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] } | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
 
 const RESOURCE_SCHEMES = /^(asset|artifact|local|workspace):\/\//i
 
@@ -83,7 +80,8 @@ function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
 
 export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
   return {
-    description: DESCRIPTION + (host.mode === 'cross' ? CROSS_NOTE : ''),
+    description: prose(DESCRIPTION, { cross: host.mode === 'cross' }),
+    program: { output: RESULT_TYPE },
     inputSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls
     // in one step go out in the order the model wrote them even when the first has media to load.

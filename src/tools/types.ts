@@ -1,6 +1,15 @@
-// The tool contract shared by built-ins and tools other plugins register (SPEC §9).
+// The tool contract shared by built-ins and tools other plugins register (SPEC §9), and the
+// narrow views a tool receives: the runtime it serves, the host that sends for it, the exit
+// that presents its result. Nothing here knows the concrete runtime or Koishi.
 import type { ZodType } from 'zod'
 import type { ToolResultPart } from 'ai'
+import type { CodemodeLimits, Lifetime, ProfileConfig, TypingConfig } from '../config/types'
+import type { MediaNode } from '../exit/media-nodes'
+import type { ModelHandle } from '../model/provider'
+import type { ResourceCenter } from '../resources/center'
+import type { ArtifactStore } from '../resources/schemes/artifact-store'
+import type { AssetStore } from '../resources/schemes/asset-store'
+import type { Logger } from '../util/logger'
 
 export type ToolResultOutput = ToolResultPart['output']
 
@@ -13,21 +22,46 @@ export interface ToolCallContext {
   turn: TurnState
 }
 
+/** What the unified exit offers a tool that presents its own result (SPEC §7). */
+export interface ExitKit {
+  /** Stores one media node as an attachment; returns the line that stands for it. */
+  attach(node: MediaNode, lifetime?: Lifetime): Promise<string>
+  /** Text (or, without text, the JSON value) as the model sees it: past the budget archived and paged. */
+  budgeted(text: string | undefined, json?: unknown): Promise<ToolResultOutput>
+  /** The default presentation: a string as itself, any other value as JSON with its media attached. */
+  plain(value: unknown): Promise<ToolResultOutput>
+}
+
 export interface Tool<I = any, O = any> {
   description: string
   inputSchema: ZodType<I>
   execute(input: I, ctx: ToolCallContext): Promise<O>
-  /** Converts the raw result for the model before the unified exit (SPEC §7 step 1). */
+  /** Converts the raw result for the model before the unified exit (SPEC §7 step 1), as in the AI SDK. */
   toModelOutput?(output: O, input: I): ToolResultOutput | Promise<ToolResultOutput>
+  /** Presents the raw result through the exit's services; wins over toModelOutput. */
+  present?(output: O, input: I, exit: ExitKit): Promise<ToolResultOutput>
+  /** How codemode declares the tool to programs: its raw result type, input fields programs may not pass. */
+  program?: { output?: string; omit?: string[] }
 }
 
-/** Where a tool may be called from (SPEC §8). */
-export type ToolPlacement = 'direct' | 'program' | 'both'
-
-export interface ToolSpec {
-  name: string
-  tool: Tool
-  placement: ToolPlacement
+/**
+ * The runtime as tools and scheme handlers see it (`registerTool`/`registerScheme` factories).
+ * Model handles carry no API key.
+ */
+export interface RuntimeView {
+  readonly profile: ProfileConfig
+  /** 'platform:selfId' */
+  readonly bot: string
+  /** the runtime home folder */
+  readonly home: string
+  readonly logger: Logger
+  /** the plugin's codemode quotas */
+  readonly limits: CodemodeLimits
+  readonly resources: ResourceCenter
+  readonly artifacts: ArtifactStore
+  readonly assets: AssetStore
+  /** A configured model by id. */
+  model(id: string): ModelHandle | undefined
 }
 
 export interface SendTarget {
@@ -59,11 +93,11 @@ export interface ResolvedMedia {
   filename?: string
 }
 
-/** What the built-in tools need from the conversation they serve; the runtime implements it. */
+/** What send_message needs from the conversation it serves; the runtime implements it. */
 export interface ToolHost {
   readonly mode: 'channel' | 'cross'
   readonly bot: string
-  readonly typing: import('../config/types').TypingConfig
+  readonly typing: TypingConfig
   random(): number
   /** Channel mode: the conversation's own channel. */
   ownTarget(): SendTarget | undefined

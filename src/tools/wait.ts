@@ -1,6 +1,7 @@
 // wait — declare the next wake-up and end the turn (SPEC §4.3).
 import { z } from 'zod'
 import type { Tool, WaitDeclaration } from './types'
+import DESCRIPTION from './wait.txt'
 
 const inputSchema = z.object({
   seconds: z.number().min(1).max(86400).optional().describe('wake up this many seconds after the turn ends'),
@@ -11,7 +12,7 @@ export type WaitResult = { ok: true; wait: WaitDeclaration } | { ok: true; none:
 
 export function waitTool(): Tool<z.infer<typeof inputSchema>, WaitResult> {
   return {
-    description: 'End your turn and say when to wake up again without being addressed: after `seconds`, or after `messages` new chat messages, whichever comes first (once). A call with neither clears the plan. The last call of a turn wins; any new turn cancels it.',
+    description: DESCRIPTION.trim(),
     inputSchema,
     execute: async (input, ctx) => {
       const wait: WaitDeclaration = {}

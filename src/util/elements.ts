@@ -1,4 +1,4 @@
-import { h } from 'koishi'
+import h from '@satorijs/element'
 
 /** Elements that carry media in their `src`. */
 export const MEDIA_ELEMENTS = new Set(['img', 'image', 'audio', 'video', 'file'])

@@ -1,5 +1,5 @@
 // The standard wake engine: private messages, mentions, quotes of the bot, keywords (SPEC §1).
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { WakeEngine, WakeEngineContext } from './types'
 import { visibleText } from '../../util/elements'
 

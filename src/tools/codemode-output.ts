@@ -1,12 +1,9 @@
-// A codemode program's outcome through the exit (SPEC §8): media leave only through the top-level
-// `attachments` array; everything else is plain JSON; console output follows the result.
-import type { ProgramOutcome } from '../sandbox'
-import { isLifetime, LIFETIMES } from './attachments'
-import { asMediaNode, type MediaNode } from './media-nodes'
-
-export function isProgramOutcome(v: any): v is ProgramOutcome {
-  return v && typeof v === 'object' && typeof v.ok === 'boolean' && Array.isArray(v.logs) && ('value' in v || 'error' in v)
-}
+// A codemode program's outcome as the model sees it (SPEC §8): media leave only through the
+// top-level `attachments` array; everything else is plain JSON; console output follows the result.
+import type { ProgramOutcome } from '../sandbox/types'
+import { isLifetime, LIFETIMES } from '../exit/attachments'
+import { asMediaNode } from '../exit/media-nodes'
+import type { ExitKit, ToolResultOutput } from './types'
 
 function logsSection(logs: string[]): string {
   return logs.length ? `\n[console]\n${logs.join('\n')}` : ''
@@ -17,8 +14,15 @@ export function programError(o: { error: { name: string; message: string; line?:
   return `${o.error.name}: ${o.error.message}${line}${logsSection(o.logs)}`
 }
 
-/** Replaces the media of a top-level `attachments` array; returns the value to display. */
-export async function programValue(value: unknown, store: (node: MediaNode, lifetime: any) => Promise<string>): Promise<unknown> {
+export async function presentProgram(outcome: ProgramOutcome, _input: unknown, exit: ExitKit): Promise<ToolResultOutput> {
+  if (outcome.ok === false) return { type: 'error-text', value: programError(outcome) }
+  const value = await withAttachments(outcome.value, exit)
+  const asText = outcome.logs.length || typeof value === 'string'
+  return exit.budgeted(asText ? displayProgram(value, outcome.logs) : undefined, value)
+}
+
+/** Replaces the media of a top-level `attachments` array by their attachment lines. */
+async function withAttachments(value: unknown, exit: ExitKit): Promise<unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value) || !Array.isArray((value as any).attachments)) return value
   const attachments: unknown[] = []
   for (const [i, item] of ((value as any).attachments as unknown[]).entries()) {
@@ -32,12 +36,12 @@ export async function programValue(value: unknown, store: (node: MediaNode, life
       attachments.push(`[attachment ${i} refused: invalid_attachment_lifetime: ${JSON.stringify(lifetime)} is not one of ${LIFETIMES.join(', ')}]`)
       continue
     }
-    attachments.push(await store(node, lifetime ?? 'once'))
+    attachments.push(await exit.attach(node, lifetime ?? 'once'))
   }
   return { ...(value as object), attachments }
 }
 
-export function displayProgram(value: unknown, logs: string[]): string {
+function displayProgram(value: unknown, logs: string[]): string {
   const shown = typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2)
   return shown + logsSection(logs)
 }

@@ -1,0 +1,39 @@
+// The next model request of a conversation: the history window, the attachments it shows as
+// images, and the note that says when older history was left out.
+import type { ModelMessage } from 'ai'
+import type { ProfileConfig } from '../../config/types'
+import type { Entry } from '../types'
+import { toModelMessages, windowEntries } from './build-messages'
+import { project, type LoadedImage } from './projection'
+
+export interface ModelRequest {
+  messages: ModelMessage[]
+  /** keys of the `once` attachments this request shows */
+  shownOnce: string[]
+}
+
+export interface RequestInput {
+  entries: Entry[]
+  profile: ProfileConfig
+  /** older entries exist on disk but not in memory */
+  forgotten: boolean
+  /** keys of `once` attachments already shown */
+  consumed: Set<string>
+  currentTurn: number
+  loadImage(url: string): Promise<LoadedImage>
+}
+
+export const TRIMMED_NOTE = '[earlier history is outside your context window]'
+
+export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
+  const { maxMessages, maxChars } = o.profile.context
+  const window = windowEntries(o.entries, { maxMessages, maxChars })
+  const projection = await project({
+    entries: window, config: o.profile.attachment, consumed: o.consumed, currentTurn: o.currentTurn, load: o.loadImage,
+  })
+  const messages = toModelMessages(window, o.profile.mode === 'cross', projection.byEntry)
+  if (messages.length && (o.forgotten || window.length < o.entries.length || messages[0].role !== 'user')) {
+    messages.unshift({ role: 'user', content: TRIMMED_NOTE })
+  }
+  return { messages, shownOnce: projection.shownOnce }
+}

@@ -1,0 +1,44 @@
+// A step with no tool call delivered nothing (SPEC §4.6 strayText): remind once, send it, or drop it.
+import type { ModelMessage } from 'ai'
+import type { TurnState } from '../tools/types'
+import type { TurnPort } from './turn-port'
+import type { Entry } from './types'
+
+const REMINDER = '[reminder: your last reply was plain text, and plain text reaches nobody. Speak with send_message, or call finish to stay silent.]'
+
+export interface StrayStep {
+  assistant: ModelMessage | undefined
+  text: string
+  /** stray steps in this turn so far, this one included */
+  count: number
+  shownOnce: string[]
+}
+
+/** Returns true when the turn ends. */
+export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep): Promise<boolean> {
+  const policy = port.profile.strayText
+  if (policy === 'drop') return true
+  const now = port.clock.now()
+  if (policy === 'send' && s.text.trim()) {
+    const tool = port.tools().get('send_message')
+    const target = port.lastTarget()
+    const cross = port.profile.mode === 'cross'
+    const input = { messages: [s.text.trim()], mode: 'text' as const, ...(cross && target ? { target: { channel: target.channel, bot: target.bot } } : {}) }
+    const id = `stray-${state.number}-${s.count}`
+    const output = await tool.execute(input, { callId: id, fromProgram: false, signal: port.signal, turn: state })
+    // Stored as the send_message call it became, so the mind later sees what it said.
+    await port.append([{ type: 'step', at: port.clock.now(), turn: state.number, messages: [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: output as any } }] },
+    ] }])
+    await port.markShown(s.shownOnce)
+    return true
+  }
+  if (s.count > 1) return true
+  const stored: Entry[] = []
+  if (s.assistant && s.text.trim()) stored.push({ type: 'step', at: now, turn: state.number, messages: [s.assistant] })
+  stored.push({ type: 'note', at: now, kind: 'reminder', text: REMINDER })
+  await port.append(stored)
+  await port.markShown(s.shownOnce)
+  return false
+}

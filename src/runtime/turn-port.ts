@@ -1,0 +1,41 @@
+// What the turn loop needs from its conversation: a small port, so the loop is testable alone and
+// the conversation owns its history, its numbering and its request building.
+import type { ProfileConfig } from '../config/types'
+import type { MediaStores } from '../exit/store-media'
+import type { ModelHandle } from '../model/provider'
+import type { SendTarget, Tool, TurnState } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import type { ModelRequest } from './request/build-request'
+import type { Entry } from './types'
+
+export interface TurnRequest {
+  reason: string
+  /** A note the mind reads at the start of the turn (why it woke up). */
+  note?: string
+}
+
+export interface TurnPort {
+  readonly key: string
+  readonly profile: ProfileConfig
+  readonly signal: AbortSignal
+  readonly logger: Logger
+  readonly clock: Clock
+  /** where the exit stores media and archives */
+  readonly stores: MediaStores
+  /** Numbers the turn and stores its opening entries. */
+  beginTurn(req: TurnRequest): TurnState
+  /** After the last step: facts the turn never saw, the wait it declared. */
+  endTurn(state: TurnState): void
+  /** Facts that arrived during the turn enter the history (seen at the next step). */
+  flushInbox(): void
+  buildRequest(): Promise<ModelRequest>
+  append(entries: Entry[]): Promise<void>
+  /** The `once` attachments of a request whose response was persisted count as shown. */
+  markShown(ids: string[]): Promise<void>
+  model(): ModelHandle | undefined
+  system(): string
+  tools(): Map<string, Tool>
+  /** Where a stray text goes under `strayText: send`. */
+  lastTarget(): SendTarget | undefined
+}
