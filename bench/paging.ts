@@ -1,7 +1,7 @@
 // 3. Paging a 5,000-line file to its end through Continue URLs, against reading it whole at once.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { clearTextSourceCache } from '../src/resources/text-source'
+import { TextCache } from '../src/resources/text'
 import { localScheme } from '../src/resources/schemes/local'
 import { proseText } from './data'
 import { interleave, median, type Mode, type Row } from './measure'
@@ -13,15 +13,16 @@ export async function pagingToEnd(mode: Mode): Promise<Row[]> {
   const file = join(dir, 'doc.txt')
   await writeFile(file, text)
   const local = localScheme(dir)
+  const cache = new TextCache()
 
   let pages = 0
   const subject = async () => {
-    clearTextSourceCache()
+    cache.clear()
     let url: string | undefined = 'local://doc.txt'
     let body = ''
     pages = 0
     while (url) {
-      const r = await local.read(url, { whole: false, maxBytes: 1 << 25 })
+      const r = await local.read(url, { whole: false, maxBytes: 1 << 25, files: cache })
       if (r.kind !== 'text') throw new Error(`unexpected ${r.kind}`)
       body += r.text
       pages++

@@ -1,7 +1,7 @@
 // 1. The first page of a huge text file costs what it costs for a small one, and little memory.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { clearTextSourceCache, readFilePage } from '../src/resources/text-source'
+import { readFilePage, TextCache } from '../src/resources/text'
 import { localScheme } from '../src/resources/schemes/local'
 import { writeTextFile } from './data'
 import { child, interleave, median, MB, type Mode, type Row } from './measure'
@@ -15,14 +15,15 @@ export async function readFirstPage(mode: Mode): Promise<Row[]> {
   await writeTextFile(join(dir, 'small.txt'), MB)
 
   const local = localScheme(dir)
+  const cache = new TextCache()
   const page = (name: string) => async () => {
-    clearTextSourceCache()   // cold: no line index from an earlier run
-    const p = await readFilePage({ path: join(dir, name), continueUrl: n => `local://${name}?offset=${n}` })
+    cache.clear()   // cold: no line index from an earlier run
+    const p = await readFilePage({ path: join(dir, name), cache, continueUrl: n => `local://${name}?offset=${n}` })
     if (p.nextOffset === undefined) throw new Error('expected a truncated first page')
   }
   const viaLocal = (name: string) => async () => {
-    clearTextSourceCache()
-    const r = await local.read(`local://${name}`, { whole: false, maxBytes: 1 << 25 })
+    cache.clear()
+    const r = await local.read(`local://${name}`, { whole: false, maxBytes: 1 << 25, files: cache })
     if (r.kind !== 'text' || !('continueUrl' in r)) throw new Error('expected a text page with a Continue URL')
   }
   const t = await interleave({

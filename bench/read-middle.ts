@@ -1,7 +1,7 @@
 // 2. A page from the middle line of a big log against sed on the same file; then its Continue page.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { clearTextSourceCache } from '../src/resources/text-source'
+import { TextCache } from '../src/resources/text'
 import { localScheme } from '../src/resources/schemes/local'
 import { writeLog } from './data'
 import { median, now, timeCommand, type Mode, type Row } from './measure'
@@ -15,7 +15,8 @@ export async function readMiddle(mode: Mode): Promise<Row[]> {
   await writeLog(file, lines)
   const n = lines / 2
   const local = localScheme(dir)
-  const read = (url: string) => local.read(url, { whole: false, maxBytes: 1 << 25 })
+  const cache = new TextCache()
+  const read = (url: string) => local.read(url, { whole: false, maxBytes: 1 << 25, files: cache })
 
   const first: number[] = []
   const next: number[] = []
@@ -25,7 +26,7 @@ export async function readMiddle(mode: Mode): Promise<Row[]> {
   // The order flips every round so that neither side always runs right after the other.
   for (let round = 0; round < reps + 1; round++) {
     const ours = async () => {
-      clearTextSourceCache()   // no line index yet: the first page must scan to line n
+      cache.clear()   // no line index yet: the first page must scan to line n
       let t = now()
       const page = await read(`local://log.txt:${n}`)
       const tFirst = now() - t

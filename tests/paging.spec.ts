@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import { pageString, renderTruncatedNote, sliceLineRange, TEXT_BUDGET, type Budget, type Page } from '../src/resources/paging'
 import { ResourceError } from '../src/resources/errors'
 import { composeSelectors, parseFileUrl, withOffset, type FileUrl, type LineRange } from '../src/resources/file-url'
-import { clearTextSourceCache, looksBinary, readFilePage, readFileRangeText, TEXT_LIMITS, type FilePageResult } from '../src/resources/text-source'
+import { looksBinary, readFilePage, readFileRangeText, TextCache, type FilePageResult, type TextLimits } from '../src/resources/text'
+import { ResourceCenter } from '../src/resources/center'
+import { localScheme } from '../src/resources/schemes/local'
 
 const SMALL: Budget = { lines: 6, units: 160 }
 /** Bounds a failing run's shrinking too, so a regression reports instead of hanging CI. */
@@ -19,23 +21,11 @@ before(() => { dir = mkdtempSync(join(tmpdir(), 'kotodama-paging-')) })
 after(() => rmSync(dir, { recursive: true, force: true }))
 
 /** How a file is served: its kept text, streamed, or streamed first and kept from its first Continue. */
-const DEFAULT_LIMITS = { ...TEXT_LIMITS }
 const MODES = [
   ['kept text', { eager: 1 << 20, onContinue: 1 << 20 }],
   ['streamed', { eager: 0, onContinue: 0 }],
   ['kept from the first Continue', { eager: 0, onContinue: 1 << 20 }],
 ] as const
-
-async function withLimits<T>(limits: typeof TEXT_LIMITS, run: () => Promise<T>): Promise<T> {
-  Object.assign(TEXT_LIMITS, limits)
-  clearTextSourceCache()
-  try {
-    return await run()
-  } finally {
-    Object.assign(TEXT_LIMITS, DEFAULT_LIMITS)
-    clearTextSourceCache()
-  }
-}
 
 function writeTemp(content: string | Uint8Array): string {
   const path = join(dir, `t${fileCount++}.txt`)
@@ -198,13 +188,13 @@ function checkSource(page: FilePageResult, text: string, range: LineRange | unde
   if (page.range.endLine !== undefined && !(range?.end < range?.start)) expect(page.range.endLine).to.equal(Math.min(range?.end ?? Infinity, total))
 }
 
-async function pagesOfFile(path: string, text: string, rangeText: string, url: FileUrl, budget: Budget, coldMask: number): Promise<string> {
+async function pagesOfFile(cache: TextCache, path: string, text: string, rangeText: string, url: FileUrl, budget: Budget, coldMask: number): Promise<string> {
   const range = composeSelectors(url.selectors)
   let out = ''
   for (let offset: number | undefined = 0, n = 0; offset !== undefined; n++) {
     expect(n, 'too many pages').to.be.below(10_000)
-    if ((coldMask >> (n % 30)) & 1) clearTextSourceCache()
-    const page = await readFilePage({ path, range, offset, continueUrl: (k) => withOffset(url, k), budget })
+    if ((coldMask >> (n % 30)) & 1) cache.clear()
+    const page = await readFilePage({ path, cache, range, offset, continueUrl: (k) => withOffset(url, k), budget })
     checkSource(page, text, range, offset)
     out += page.body
     offset = checkPage(page, rangeText, offset, url, budget)
@@ -226,19 +216,20 @@ describe('paging properties', () => {
     })
 
     for (const [mode, limits] of MODES) {
-      it(`readFilePage reproduces every range, warm or cold (${name}, ${mode})`, () => withLimits(limits, async () => {
+      it(`readFilePage reproduces every range, warm or cold (${name}, ${mode})`, async () => {
+        const cache = new TextCache(limits)
         await fc.assert(fc.asyncProperty(textArb(budget), urlArb(budget), fc.nat(), async (text, url, coldMask) => {
           const path = writeTemp(text)
           try {
             const range = composeSelectors(url.selectors)
             const rangeText = expectedRange(text, range)
-            expect(await pagesOfFile(path, text, rangeText, url, budget, coldMask)).to.equal(rangeText)
-            expect(await readFileRangeText(path, range)).to.equal(rangeText)
+            expect(await pagesOfFile(cache, path, text, rangeText, url, budget, coldMask)).to.equal(rangeText)
+            expect(await readFileRangeText({ path, cache, range })).to.equal(rangeText)
           } finally {
             rmSync(path)
           }
         }), limited(numRuns))
-      }))
+      })
     }
   }
 
@@ -249,27 +240,29 @@ describe('paging properties', () => {
   )
 
   for (const [mode, limits] of MODES) {
-    it(`decodes arbitrary bytes the same way page by page as in one read (${mode})`, () => withLimits(limits, async () => {
+    it(`decodes arbitrary bytes the same way page by page as in one read (${mode})`, async () => {
+      const cache = new TextCache(limits)
       await fc.assert(fc.asyncProperty(fc.array(bytePiece, { maxLength: 400, size: 'max' }), urlArb(SMALL), fc.nat(), async (pieces, url, coldMask) => {
         const bytes = Uint8Array.from(pieces.flat())
         const path = writeTemp(bytes)
         try {
-          const text = await readFileRangeText(path)
+          const text = await readFileRangeText({ path, cache })
           expect(text).to.equal(decodeGreedily(bytes))
           const range = composeSelectors(url.selectors)
           const rangeText = expectedRange(text, range)
-          expect(await pagesOfFile(path, text, rangeText, url, SMALL, coldMask)).to.equal(rangeText)
+          expect(await pagesOfFile(cache, path, text, rangeText, url, SMALL, coldMask)).to.equal(rangeText)
         } finally {
           rmSync(path)
         }
       }), limited(100))
-    }))
+    })
   }
 
   it('a kept text and the streamed file give the same page for any offset, or the same error', async () => {
     const [kept, streamed] = [MODES[0][1], MODES[1][1]]
-    const read = (limits: typeof TEXT_LIMITS, path: string, range: LineRange | undefined, offset: number, url: FileUrl) =>
-      withLimits(limits, () => readFilePage({ path, range, offset, continueUrl: (k) => withOffset(url, k), budget: SMALL }))
+    // a fresh cache per read: nothing carries over from the other mode
+    const read = (limits: TextLimits, path: string, range: LineRange | undefined, offset: number, url: FileUrl) =>
+      readFilePage({ path, cache: new TextCache(limits), range, offset, continueUrl: (k) => withOffset(url, k), budget: SMALL })
         .catch((e) => ({ error: e instanceof ResourceError ? e.code : String(e) }))
     // now and then a long piece, so that a kept text spans several 64 KiB pieces
     const long = fc.constantFrom('x'.repeat(40_000) + '\n', '中'.repeat(15_000), '😀'.repeat(9_000) + '\n').map((s) => [...Buffer.from(s)])
@@ -302,14 +295,15 @@ describe('paging examples', () => {
   const url = parseFileUrl('local://big.txt')
   const continueUrl = (k: number) => withOffset(url, k)
 
-  beforeEach(() => clearTextSourceCache())
+  let cache: TextCache
+  beforeEach(() => { cache = new TextCache() })
 
   it('pages a 5,000-line file to the end in 3 pages', async () => {
     const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}\n`).join('')
     const path = writeTemp(text)
     const pages: FilePageResult[] = []
     for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1).nextOffset) {
-      pages.push(await readFilePage({ path, offset, continueUrl }))
+      pages.push(await readFilePage({ path, cache, offset, continueUrl }))
     }
     expect(pages.map((p) => p.source.line)).to.deep.equal([1, 2000, 3999])
     expect(pages.map((p) => lineCount(p.rendered))).to.deep.equal([2000, 2000, 1002])
@@ -321,13 +315,13 @@ describe('paging examples', () => {
   it('cuts a line longer than the budget and gives the position of the rest', async () => {
     const text = 'head\n' + 'x'.repeat(70_000) + '\ntail\n'
     const path = writeTemp(text)
-    const first = await readFilePage({ path, range: { start: 2 }, continueUrl })
+    const first = await readFilePage({ path, cache, range: { start: 2 }, continueUrl })
     expect(first.rendered.length).to.equal(TEXT_BUDGET.units)
     expect(first.body).to.equal('x'.repeat(first.nextOffset))
-    const second = await readFilePage({ path, range: { start: 2 }, offset: first.nextOffset, continueUrl })
+    const second = await readFilePage({ path, cache, range: { start: 2 }, offset: first.nextOffset, continueUrl })
     expect(second.source).to.deep.equal({ offset: first.nextOffset, line: 2, column: first.nextOffset + 1 })
-    clearTextSourceCache()
-    const cold = await readFilePage({ path, range: { start: 2 }, offset: first.nextOffset, continueUrl })
+    cache.clear()
+    const cold = await readFilePage({ path, cache, range: { start: 2 }, offset: first.nextOffset, continueUrl })
     expect(cold).to.deep.equal(second)
   })
 
@@ -336,7 +330,7 @@ describe('paging examples', () => {
     const path = writeTemp(text)
     for (const start of [40_000, 10, 30_001, 59_999, 1025, 2049, 60_000, 70_000, 45_678]) {
       const range = { start, end: start + 2500 }
-      const page = await readFilePage({ path, range, continueUrl, budget: SMALL })
+      const page = await readFilePage({ path, cache, range, continueUrl, budget: SMALL })
       const rangeText = expectedRange(text, range)
       expect(rangeText.startsWith(page.body), `line ${start}`).to.equal(true)
       expect(page.body.length > 0).to.equal(start <= 60_000)
@@ -344,7 +338,7 @@ describe('paging examples', () => {
       if (page.range.totalLines !== undefined) expect(page.range.totalLines).to.equal(60_000)
       expect(page.range.endLine).to.be.oneOf(start > 57_500 ? [60_000, undefined] : [range.end, undefined])
     }
-    const whole = await readFileRangeText(path, { start: 30_000, end: 30_002 })
+    const whole = await readFileRangeText({ path, cache, range: { start: 30_000, end: 30_002 } })
     expect(whole).to.equal(expectedRange(text, { start: 30_000, end: 30_002 }))
   })
 
@@ -361,14 +355,14 @@ describe('paging examples', () => {
     const text = 'a😀b\n'
     const path = writeTemp(text)
     expect(() => pageString(text, 2, continueUrl)).to.throw(ResourceError).with.property('code', 'invalid_url')
-    const error = await readFilePage({ path, offset: 2, continueUrl }).catch((e) => e)
+    const error = await readFilePage({ path, cache, offset: 2, continueUrl }).catch((e) => e)
     expect(error).to.be.instanceOf(ResourceError).with.property('code', 'invalid_url')
   })
 
   it('gives an empty last page for an offset at or past the end', async () => {
     const path = writeTemp('ab\ncd\n')
     expect(pageString('ab\n', 3, continueUrl)).to.deep.equal({ body: '', rendered: '' })
-    const page = await readFilePage({ path, range: { start: 1, end: 1 }, offset: 9, continueUrl })
+    const page = await readFilePage({ path, cache, range: { start: 1, end: 1 }, offset: 9, continueUrl })
     expect(page).to.include({ body: '', rendered: '' })
     expect(page.note).to.equal(undefined)
   })
@@ -383,20 +377,20 @@ describe('paging examples', () => {
   it('keeps a BOM and CRLF as stored', async () => {
     const text = '\uFEFFa\r\nb\r\n'
     const path = writeTemp(text)
-    const page = await readFilePage({ path, continueUrl })
+    const page = await readFilePage({ path, cache, continueUrl })
     expect(page.body).to.equal(text)
     expect(page.range.totalChars).to.equal(7)
   })
 
   it('reads a changed file again instead of its kept text', async () => {
     const path = writeTemp('first\n')
-    expect((await readFilePage({ path, continueUrl })).body).to.equal('first\n')
+    expect((await readFilePage({ path, cache, continueUrl })).body).to.equal('first\n')
     writeFileSync(path, 'other\n')
     utimesSync(path, new Date(), new Date(Date.now() + 5000))
-    expect((await readFilePage({ path, continueUrl })).body).to.equal('other\n')
+    expect((await readFilePage({ path, cache, continueUrl })).body).to.equal('other\n')
     writeFileSync(path, 'longer now\n')
-    expect((await readFilePage({ path, continueUrl })).body).to.equal('longer now\n')
-    expect(await readFileRangeText(path)).to.equal('longer now\n')
+    expect((await readFilePage({ path, cache, continueUrl })).body).to.equal('longer now\n')
+    expect(await readFileRangeText({ path, cache })).to.equal('longer now\n')
   })
 
   it('streams the first page of a 300 KiB file and keeps its text from the first Continue on', async () => {
@@ -405,22 +399,22 @@ describe('paging examples', () => {
     const path = writeTemp(text)
     const pages: FilePageResult[] = []
     for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1).nextOffset) {
-      pages.push(await readFilePage({ path, offset, continueUrl }))
+      pages.push(await readFilePage({ path, cache, offset, continueUrl }))
     }
     expect(pages.map((p) => p.body).join('')).to.equal(text)
     expect(pages[0].range).to.deep.equal({ startLine: 1 })
     for (const page of pages.slice(1)) expect(page.range).to.deep.equal({ startLine: 1, endLine: 5000, totalLines: 5000, totalChars: text.length })
-    clearTextSourceCache()
-    const cold = await readFilePage({ path, offset: pages[2].source.offset, continueUrl })
+    cache.clear()
+    const cold = await readFilePage({ path, cache, offset: pages[2].source.offset, continueUrl })
     expect(cold).to.deep.equal(pages[2])
   })
 
   it('reports a missing file and a too large range', async () => {
-    const missing = await readFilePage({ path: join(dir, 'nope.txt'), continueUrl }).catch((e) => e)
+    const missing = await readFilePage({ path: join(dir, 'nope.txt'), cache, continueUrl }).catch((e) => e)
     expect(missing).to.be.instanceOf(ResourceError).with.property('code', 'not_found')
     const path = writeTemp('0123456789\n'.repeat(100))
-    expect(await readFileRangeText(path, { start: 2, end: 3 }, 100)).to.equal('0123456789\n'.repeat(2))
-    const error = await readFileRangeText(path, undefined, 100).catch((e) => e)
+    expect(await readFileRangeText({ path, cache, range: { start: 2, end: 3 }, maxBytes: 100 })).to.equal('0123456789\n'.repeat(2))
+    const error = await readFileRangeText({ path, cache, maxBytes: 100 }).catch((e) => e)
     expect(error).to.be.instanceOf(ResourceError).with.property('code', 'too_large')
   })
 
@@ -432,5 +426,74 @@ describe('paging examples', () => {
     expect(looksBinary(Buffer.from('中文'.repeat(10)).subarray(0, 29))).to.equal(false)
     expect(looksBinary(Buffer.from('caf\xe9 au lait, tr\xe8s bien. '.repeat(20), 'latin1'))).to.equal(false)
     expect(looksBinary(new Uint8Array())).to.equal(false)
+  })
+})
+
+
+// ---------------------------------------------------------------- caches
+
+describe('text caches', () => {
+  const url = parseFileUrl('local://kept.txt')
+  const continueUrl = (k: number) => withOffset(url, k)
+  const when = new Date('2024-01-02T03:04:05Z')
+
+  function writeDated(text: string): string {
+    const path = writeTemp(text)
+    utimesSync(path, when, when)
+    return path
+  }
+
+  /** Rewrites the file with as many bytes and the same mtime: only a cache still shows the old text. */
+  function swapUnnoticed(path: string, text: string): void {
+    writeFileSync(path, text)
+    utimesSync(path, when, when)
+  }
+
+  it('keeps what one cache remembered out of another, and forgets it on clear()', async () => {
+    const path = writeDated('before\n')
+    const a = new TextCache()
+    const b = new TextCache()
+    expect((await readFilePage({ path, cache: a, continueUrl })).body).to.equal('before\n')
+    swapUnnoticed(path, 'after!\n')
+    expect((await readFilePage({ path, cache: a, continueUrl })).body, 'remembered in a').to.equal('before\n')
+    expect((await readFilePage({ path, cache: b, continueUrl })).body, 'never read through b').to.equal('after!\n')
+    expect(await readFileRangeText({ path, cache: b })).to.equal('after!\n')
+    a.clear()
+    expect((await readFilePage({ path, cache: a, continueUrl })).body, 'a after clear()').to.equal('after!\n')
+  })
+
+  it('has today\'s limits unless told otherwise, and keeps no text past them', async () => {
+    expect(new TextCache().limits).to.deep.equal({ eager: 256 << 10, onContinue: 1 << 20, maxTextBytes: 32 << 20 })
+    const streamed = new TextCache({ eager: 0, onContinue: 0 })
+    expect(streamed.limits).to.deep.equal({ eager: 0, onContinue: 0, maxTextBytes: 32 << 20 })
+    const path = writeDated('before\n')
+    expect((await readFilePage({ path, cache: streamed, continueUrl })).body).to.equal('before\n')
+    swapUnnoticed(path, 'after!\n')
+    expect((await readFilePage({ path, cache: streamed, continueUrl })).body).to.equal('after!\n')
+    const none = new TextCache({ maxTextBytes: 0 })
+    expect((await readFilePage({ path, cache: none, continueUrl })).body).to.equal('after!\n')
+    swapUnnoticed(path, 'again!\n')
+    expect((await readFilePage({ path, cache: none, continueUrl })).body, 'no room for any text').to.equal('again!\n')
+  })
+
+  it('a resource center hands its cache to every read that brings none', async () => {
+    const path = writeDated('before\n')
+    const name = path.slice(dir.length + 1)
+    const files = new TextCache()
+    const center = new ResourceCenter({ files })
+    center.register(localScheme(dir))
+    const read = async (own?: TextCache) => {
+      const r = await center.read(`local://${name}`, { whole: false, maxBytes: 1 << 20, ...(own ? { files: own } : {}) })
+      return r.kind === 'text' ? r.text : r.kind
+    }
+    expect(await read()).to.equal('before\n')
+    swapUnnoticed(path, 'after!\n')
+    expect(await read(), 'remembered by the center').to.equal('before\n')
+    expect((await readFilePage({ path, cache: files, continueUrl })).body, 'in the cache it was given').to.equal('before\n')
+    expect(await read(new TextCache()), 'a read with a cache of its own').to.equal('after!\n')
+    const plain = new ResourceCenter()
+    plain.register(localScheme(dir))
+    expect(plain.files).to.be.instanceOf(TextCache).and.not.equal(files)
+    expect(await plain.read(`local://${name}`, { whole: false, maxBytes: 1 << 20 })).to.deep.include({ kind: 'text', text: 'after!\n' })
   })
 })

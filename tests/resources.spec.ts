@@ -12,6 +12,9 @@ import { workspaceScheme } from '../src/resources/schemes/workspace'
 import { hostPathOf, locateInRoots, workspaceUrlOf } from '../src/resources/schemes/workspace-path'
 import { isPublicAddress } from '../src/resources/schemes/http-fetch'
 import type { ReadResult } from '../src/resources/types'
+import { ResourceError } from '../src/resources/errors'
+import { fsError } from '../src/resources/fs-error'
+import { isTextualType } from '../src/resources/media-type'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const DIRECT = { whole: false, maxBytes: 1 << 25 }
@@ -348,5 +351,29 @@ describe('resources through a running runtime', function () {
     // the same bytes and question: answered from the cache, no request to the vision model
     expect(toolResultsOf(h.server.requests[5]).at(-1).content).to.equal('black')
     expect(h.server.requests).to.have.length(6)
+  })
+})
+
+describe('resources: shared helpers', () => {
+  it('isTextualType: text and the JSON/XML families are text, other media are not', () => {
+    for (const type of ['text/csv', 'text/plain; charset=utf-8', 'application/json', 'application/ld+json', 'application/vnd.api+json', 'application/atom+xml', 'application/jsonl', 'application/x-yaml', 'Application/JSON']) {
+      expect(isTextualType(type), type).to.equal(true)
+    }
+    for (const type of ['image/png', 'application/octet-stream', 'image/svg+xml', 'application/pdf', 'application/jsonp-ish', '', undefined]) {
+      expect(isTextualType(type), String(type)).to.equal(false)
+    }
+  })
+
+  it('fsError: missing is not_found, denied is forbidden, anything else read_failed with its code', () => {
+    const fail = (code: string) => Object.assign(new Error(`${code}: /host/path/x.txt`), { code })
+    const cases: [string, string][] = [['ENOENT', 'not_found'], ['ENOTDIR', 'not_found'], ['EACCES', 'forbidden'], ['EPERM', 'forbidden'], ['EISDIR', 'read_failed'], ['EIO', 'read_failed']]
+    for (const [errno, code] of cases) {
+      const e = fsError(fail(errno), 'local://x.txt')
+      expect(e, errno).to.be.instanceOf(ResourceError).with.property('code', code)
+      expect(e.message, errno).to.include('local://x.txt').and.not.include('/host/path')
+    }
+    expect(fsError(fail('EIO'), 'local://x.txt').message).to.include('EIO')
+    const own = new ResourceError('too_large', 'kept as it is')
+    expect(fsError(own, 'local://x.txt')).to.equal(own)
   })
 })

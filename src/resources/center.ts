@@ -1,9 +1,21 @@
 // The per-runtime resource center: routes a URL to its scheme's handler (SPEC §5.1).
 import { ResourceError } from './errors'
+import { TextCache } from './text/cache'
 import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from './types'
+
+export interface ResourceCenterOptions {
+  /** line indexes and kept texts shared by every file read of this center */
+  files?: TextCache
+}
 
 export class ResourceCenter {
   private handlers = new Map<string, SchemeHandler>()
+  /** handed to every read that brings no cache of its own */
+  readonly files: TextCache
+
+  constructor(options: ResourceCenterOptions = {}) {
+    this.files = options.files ?? new TextCache()
+  }
 
   register(handler: SchemeHandler): () => void {
     const scheme = handler.scheme.toLowerCase()
@@ -31,7 +43,7 @@ export class ResourceCenter {
   /** Never throws: failures become a `kind: 'error'` result. */
   async read(url: string, opts: ReadOptions): Promise<ReadResult> {
     try {
-      return await this.handlerFor(url).read(url, opts)
+      return await this.handlerFor(url).read(url, { ...opts, files: opts.files ?? this.files })
     } catch (e) {
       return errorResult(url, e)
     }

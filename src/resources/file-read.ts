@@ -6,11 +6,12 @@
 // calls cost a few µs; each async one a thread-pool round trip, which dominated paging.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { imageSize } from 'image-size'
 import { ResourceError } from './errors'
 import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
-import { isImageType, mediaTypeOfName, sniffMediaType } from './media-type'
-import { readFilePage, readFileRangeText, TextFile } from './text-source'
+import { fsError } from './fs-error'
+import { imageDimensions } from './image-dimensions'
+import { isImageType, isTextualType, mediaTypeOfName, sniffMediaType } from './media-type'
+import { readFilePage, readFileRangeText, TextCache, TextFile } from './text'
 import { pageString, sliceLineRange } from './paging'
 import type { ReadOptions, ReadResult, ResourceMeta } from './types'
 
@@ -28,23 +29,13 @@ export interface FileTarget {
   original?: boolean
 }
 
-function dimensions(buf: Uint8Array): { width?: number; height?: number } {
-  try {
-    const { width, height } = imageSize(buf)
-    return width && height ? { width, height } : {}
-  } catch {
-    return {}
-  }
-}
-
-const TEXTUAL = /^(text\/|application\/(json|jsonl|xml|javascript|yaml))/
-
+/** Reads a file-scheme URL from its target; without `opts.files` a fresh text cache serves the read. */
 export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadOptions): Promise<ReadResult> {
   let file: TextFile
   try {
-    file = TextFile.open(target.path)
-  } catch (e: any) {
-    throw new ResourceError(e.code === 'ENOENT' ? 'not_found' : 'read_failed', `${u.raw}: ${e.code === 'ENOENT' ? 'does not exist' : e.message}`)
+    file = TextFile.open(target.path, opts.files ?? new TextCache(), u.raw)
+  } catch (e) {
+    throw fsError(e, u.raw)
   }
   try {
     return await readOpened(u, target, opts, file)
@@ -60,12 +51,12 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
   if (st.isDirectory()) return readFolder(u, target, opts, url)
   const sample = await file.head()
   const mediaType = target.mediaType ?? sniffMediaType(sample) ?? mediaTypeOfName(target.filename ?? target.path)
-  const binary = mediaType ? !TEXTUAL.test(mediaType) : await file.looksBinary()
+  const binary = mediaType ? !isTextualType(mediaType) : await file.looksBinary()
   const filename = target.filename ?? basename(target.path)
   if (u.view === 'meta') {
     const meta: ResourceMeta = {
       scheme: u.scheme, mediaType: mediaType ?? (binary ? 'application/octet-stream' : 'text/plain'), byteLength: st.size, filename,
-      modifiedAt: st.mtime.toISOString(), ...(isImageType(mediaType) ? dimensions(sample) : {}), ...target.meta,
+      modifiedAt: st.mtime.toISOString(), ...(isImageType(mediaType) ? imageDimensions(sample) : {}), ...target.meta,
     }
     return { kind: 'meta', url, meta }
   }
@@ -76,13 +67,13 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     const data = await readFile(target.path)
     return {
       kind: 'file', url, mediaType: mediaType ?? 'application/octet-stream', data: data.toString('base64'), byteLength: data.length,
-      filename, ...(isImageType(mediaType) ? dimensions(data) : {}),
+      filename, ...(isImageType(mediaType) ? imageDimensions(data) : {}),
     }
   }
   const textType = mediaType ?? 'text/plain'
   const range = composeSelectors(u.selectors)
   if (opts.whole) {
-    const all = await readFileRangeText(target.path, range, opts.maxBytes, file)
+    const all = await readFileRangeText({ path: target.path, cache: file.cache, range, maxBytes: opts.maxBytes, file })
     const offset = u.offset ?? 0
     const { line, column } = position(all, offset, range?.start ?? 1)
     return {
@@ -91,7 +82,7 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
       range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}) },
     }
   }
-  const page = await readFilePage({ path: target.path, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n), file })
+  const page = await readFilePage({ path: target.path, cache: file.cache, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n), file })
   return {
     kind: 'text', url, text: page.body, mediaType: textType,
     source: { url, ...page.source }, range: page.range,

@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs'
 import { join, relative, isAbsolute, sep } from 'node:path'
 import { ResourceError } from './errors'
+import { fsError } from './fs-error'
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path)
@@ -30,9 +31,8 @@ export async function resolveInRoot(root: string, segments: string[], url: strin
   let real: string
   try {
     real = realpathSync.native(joined)
-  } catch (e: any) {
-    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') throw new ResourceError('not_found', `${url} does not exist`)
-    throw new ResourceError('read_failed', `${url}: ${e.message}`)
+  } catch (e) {
+    throw fsError(e, url)
   }
   if (!inside(realRoot, real)) throw new ResourceError('forbidden', `${url} resolves outside its root (symbolic link)`)
   return real

@@ -15,6 +15,7 @@
  * - If a continue URL were so long that no body fits beside its note, one code point is
  *   shown anyway so that paging always progresses.
  */
+import { codePointLength, safeCut, splitsSurrogatePair } from '../util/surrogate'
 import { ResourceError } from './errors'
 import type { LineRange } from './file-url'
 
@@ -45,14 +46,6 @@ export function countLines(text: string): number {
   let lines = 0
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++
   return text && !text.endsWith('\n') ? lines + 1 : lines
-}
-
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff
-
-/** True when `index` falls between the two halves of a surrogate pair. */
-export function splitsSurrogatePair(text: string, index: number): boolean {
-  return index > 0 && index < text.length && isHigh(text.charCodeAt(index - 1)) && isLow(text.charCodeAt(index))
 }
 
 /** The text of lines range.start..range.end (1-based inclusive), newlines included. */
@@ -127,9 +120,7 @@ function cutLength(window: string, room: number, maxLength: number, maxLines: nu
     nl = window.indexOf('\n', end)
   }
   if (end > 0) return end
-  let length = Math.max(0, Math.min(room - 1, maxLength, window.length))
-  if (splitsSurrogatePair(window, length)) length--
-  return length
+  return safeCut(window, Math.max(0, Math.min(room - 1, maxLength, window.length)))
 }
 
 function truncatedPage(body: string, offset: number, noteAt: (next: number) => string): Page {
@@ -149,8 +140,4 @@ function fits(page: Page, budget: Budget): boolean {
 
 function digitCount(n: number): number {
   return String(n).length
-}
-
-function codePointLength(text: string, index: number): number {
-  return isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1)) ? 2 : 1
 }

@@ -1,5 +1,6 @@
 // The read tool's raw result (SPEC §4.2) and the scheme handler contract (SPEC §5, §9).
 import type { ResourceErrorCode } from './errors'
+import type { TextCache } from './text/cache'
 
 export type ReadResult =
   | { kind: 'text'; url: string; text: string; mediaType: string
@@ -28,6 +29,8 @@ export interface ReadOptions {
   whole: boolean
   maxBytes: number
   signal?: AbortSignal
+  /** the runtime's text cache; a read without one uses a fresh cache */
+  files?: TextCache
 }
 
 export interface MediaBytes {

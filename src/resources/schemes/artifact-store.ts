@@ -5,7 +5,7 @@ import { createHash, type Hash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
-import { ResourceError } from '../errors'
+import { fsError } from '../fs-error'
 import { extensionOf } from '../media-type'
 
 export interface ArtifactSidecar {
@@ -80,9 +80,8 @@ export class ArtifactStore {
   async sidecar(namespace: string, name: string): Promise<ArtifactSidecar> {
     try {
       return JSON.parse(await readFile(this.path(namespace, name) + '.json', 'utf8'))
-    } catch (e: any) {
-      if (e.code === 'ENOENT') throw new ResourceError('not_found', `artifact://${namespace}/${name} does not exist`)
-      throw new ResourceError('read_failed', `artifact://${namespace}/${name}: ${e.message}`)
+    } catch (e) {
+      throw fsError(e, `artifact://${namespace}/${name}`)
     }
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
 import { uuidv7 } from '../../util/uuidv7'
 import { ResourceError } from '../errors'
+import { fsError } from '../fs-error'
 import { sniffMediaType, mediaTypeOfName } from '../media-type'
 import type { MediaBytes } from '../types'
 
@@ -86,9 +87,8 @@ export class AssetStore {
   async sidecar(id: string): Promise<AssetSidecar> {
     try {
       return JSON.parse(await readFile(this.sidecarPath(id), 'utf8'))
-    } catch (e: any) {
-      if (e.code === 'ENOENT') throw new ResourceError('not_found', `asset://${id} does not exist`)
-      throw new ResourceError('read_failed', `asset://${id}: ${e.message}`)
+    } catch (e) {
+      throw fsError(e, `asset://${id}`)
     }
   }
 

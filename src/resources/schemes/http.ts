@@ -1,30 +1,36 @@
 // http:// and https:// — web resources, when the profile enables them (SPEC §5.3). A text longer
 // than one page is archived as an artifact first and paged from there.
-import { imageSize } from 'image-size'
 import { NodeHtmlMarkdown } from 'node-html-markdown'
-import { isImageType, sniffMediaType } from '../media-type'
+import { imageDimensions } from '../image-dimensions'
+import { isTextualType, sniffMediaType } from '../media-type'
 import { pageString } from '../paging'
-import type { ReadResult, SchemeHandler } from '../types'
+import type { ReadOptions, ReadResult, SchemeHandler } from '../types'
+import type { ArtifactStore } from './artifact-store'
 import { httpGet } from './http-fetch'
-import type { Runtime } from '../../runtime/runtime'
 
 export const HTTP_TIMEOUT_MS = 30_000
 export const HTTP_MAX_BYTES = 20 * 1024 * 1024
 const HTML = /^(text\/html|application\/xhtml\+xml)/
-const TEXTUAL = /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ld\+json|rss\+xml|atom\+xml))/
 
-export function httpScheme(scheme: 'http' | 'https', runtime: Runtime): SchemeHandler | undefined {
-  const cfg = runtime.profile.http
-  if (!cfg.enabled) return undefined
+/** What the scheme needs of its runtime: the profile's http switches, where to archive, how to read back. */
+export interface HttpSchemeDeps {
+  enabled: boolean
+  allowPrivate: boolean
+  artifacts: ArtifactStore
+  resources: { read(url: string, opts: ReadOptions): Promise<ReadResult> }
+}
+
+export function httpScheme(scheme: 'http' | 'https', o: HttpSchemeDeps): SchemeHandler | undefined {
+  if (!o.enabled) return undefined
   const get = (url: string, maxBytes: number, signal?: AbortSignal) =>
-    httpGet(url, { allowPrivate: cfg.allowPrivate, timeoutMs: HTTP_TIMEOUT_MS, maxBytes, signal })
+    httpGet(url, { allowPrivate: o.allowPrivate, timeoutMs: HTTP_TIMEOUT_MS, maxBytes, signal })
   return {
     scheme,
     async read(url, opts): Promise<ReadResult> {
       const res = await get(url, Math.min(opts.whole ? opts.maxBytes : HTTP_MAX_BYTES, HTTP_MAX_BYTES), opts.signal)
       const sniffed = sniffMediaType(res.data)
       let mediaType = sniffed ?? res.mediaType ?? 'application/octet-stream'
-      if (!sniffed && TEXTUAL.test(mediaType)) {
+      if (!sniffed && isTextualType(mediaType)) {
         const decoded = new TextDecoder(res.charset || 'utf-8').decode(res.data)
         // Web pages read as Markdown: the text and the links, without markup, styles and scripts.
         const html = HTML.test(mediaType)
@@ -32,13 +38,11 @@ export function httpScheme(scheme: 'http' | 'https', runtime: Runtime): SchemeHa
         if (html) mediaType = 'text/markdown'
         const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { startLine: 1, totalChars: text.length } }
         if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
-        const archived = await runtime.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : html ? 'text/markdown' : 'text/plain', tool: 'read' })
-        return runtime.resources.read(archived, opts)
+        const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : html ? 'text/markdown' : 'text/plain', tool: 'read' })
+        return o.resources.read(archived, opts)
       }
-      let dims: { width?: number; height?: number } = {}
-      if (isImageType(mediaType)) try { const d = imageSize(res.data); dims = { width: d.width, height: d.height } } catch {}
       const filename = decodeURIComponent(new URL(res.url).pathname.split('/').pop() || '') || undefined
-      return { kind: 'file', url, mediaType, data: res.data.toString('base64'), byteLength: res.data.length, ...(filename ? { filename } : {}), ...dims }
+      return { kind: 'file', url, mediaType, data: res.data.toString('base64'), byteLength: res.data.length, ...(filename ? { filename } : {}), ...imageDimensions(res.data, mediaType) }
     },
     async bytes(url, signal) {
       const res = await get(url, HTTP_MAX_BYTES, signal)

@@ -1,15 +1,22 @@
 // The reserved built-in schemes of every runtime.
-import { join } from 'node:path'
-import type { Runtime } from '../../runtime/runtime'
 import type { SchemeHandler } from '../types'
 import { assetScheme } from './asset'
+import type { AssetStore } from './asset-store'
 import { artifactScheme } from './artifact'
+import type { ArtifactStore } from './artifact-store'
 import { localScheme } from './local'
 
-export function builtinSchemes(runtime: Runtime): SchemeHandler[] {
+export interface BuiltinSchemeDeps {
+  assets: AssetStore
+  artifacts: ArtifactStore
+  /** the runtime home's local/ folder */
+  localRoot: string
+}
+
+export function builtinSchemes({ assets, artifacts, localRoot }: BuiltinSchemeDeps): SchemeHandler[] {
   return [
-    assetScheme(runtime.assets),
-    artifactScheme(runtime.artifacts),
-    localScheme(join(runtime.home, 'local')),
+    assetScheme(assets),
+    artifactScheme(artifacts),
+    localScheme(localRoot),
   ]
 }

@@ -4,17 +4,22 @@ import { basename } from 'node:path'
 import { ResourceError } from '../errors'
 import { readFileTarget, MAX_FILE_RESULT_BYTES } from '../file-read'
 import { resolveInRoot } from '../file-root'
+import { fsError } from '../fs-error'
 import { parseFileUrl } from '../file-url'
 import { mediaTypeOfName, sniffMediaType } from '../media-type'
 import type { MediaBytes, SchemeHandler } from '../types'
 
 /** Bytes of a file under a root, for sending and snapshots. */
 export async function fileBytes(path: string, url: string): Promise<MediaBytes> {
-  const st = await stat(path)
-  if (st.isDirectory()) throw new ResourceError('not_found', `${url} is a folder`)
-  if (st.size > MAX_FILE_RESULT_BYTES) throw new ResourceError('too_large', `${url} is ${st.size} bytes; the limit is ${MAX_FILE_RESULT_BYTES}`)
-  const data = await readFile(path)
-  return { data, mediaType: sniffMediaType(data) ?? mediaTypeOfName(path) ?? 'application/octet-stream', filename: basename(path) }
+  try {
+    const st = await stat(path)
+    if (st.isDirectory()) throw new ResourceError('not_found', `${url} is a folder`)
+    if (st.size > MAX_FILE_RESULT_BYTES) throw new ResourceError('too_large', `${url} is ${st.size} bytes; the limit is ${MAX_FILE_RESULT_BYTES}`)
+    const data = await readFile(path)
+    return { data, mediaType: sniffMediaType(data) ?? mediaTypeOfName(path) ?? 'application/octet-stream', filename: basename(path) }
+  } catch (e) {
+    throw fsError(e, url)
+  }
 }
 
 export function localScheme(root: string): SchemeHandler {
