@@ -1,10 +1,9 @@
 // Each media node is stored once: an unchanged asset:// or artifact:// keeps its URL; anything
 // else (a local:// or workspace:// file that may change, bytes a tool made) becomes an artifact.
 import { createHash } from 'node:crypto'
-import { imageSize } from 'image-size'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { AssetStore } from '../resources/schemes/asset-store'
-import { isImageType } from '../resources/media-type'
+import { imageDimensions } from '../resources/image-dimensions'
 import { UUIDV7 } from '../util/uuidv7'
 import type { AttachmentItem } from './attachments'
 import type { MediaNode } from './media-nodes'
@@ -15,16 +14,6 @@ export interface MediaStores {
 }
 
 export type StoredMedia = Omit<AttachmentItem, 'lifetime'>
-
-function dimensions(data: Buffer, mediaType: string): { width?: number; height?: number } {
-  if (!isImageType(mediaType)) return {}
-  try {
-    const d = imageSize(data)
-    return d.width && d.height ? { width: d.width, height: d.height } : {}
-  } catch {
-    return {}
-  }
-}
 
 /** The stored URL of an unchanged asset or artifact the node came from. */
 async function reusable(url: string | undefined, sha256: string, stores: MediaStores): Promise<string | undefined> {
@@ -46,7 +35,7 @@ async function reusable(url: string | undefined, sha256: string, stores: MediaSt
 export async function storeMedia(node: MediaNode, o: { namespace: string; callId?: string; stores: MediaStores }): Promise<StoredMedia> {
   const data = Buffer.from(node.data, 'base64')
   const sha256 = createHash('sha256').update(data).digest('hex')
-  const dims = node.width && node.height ? { width: node.width, height: node.height } : dimensions(data, node.mediaType)
+  const dims = node.width && node.height ? { width: node.width, height: node.height } : imageDimensions(data, node.mediaType)
   const url = await reusable(node.url, sha256, o.stores) ?? await o.stores.artifacts.write({
     namespace: o.namespace, data, sha256, mediaType: node.mediaType, tool: o.namespace, callId: o.callId, ...dims,
   })

@@ -5,21 +5,21 @@ import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Entry, Logger } from './types'
 import { SerialQueue } from '../util/serial-queue'
+import { isMissing } from '../resources/fs-error'
+import { systemClock, type Clock, type Timer } from '../util/clock'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
 const TAIL_CHUNK = 256 * 1024
-const realSetTimeout = globalThis.setTimeout
-const realClearTimeout = globalThis.clearTimeout
 
 export class HistoryStore {
   private queue = new SerialQueue()
   private pending: string[] = []
   private waiting?: Promise<void>
   private handle?: FileHandle
-  private idleTimer?: ReturnType<typeof setTimeout>
+  private idleTimer?: Timer
 
-  constructor(readonly path: string, private logger: Logger) {}
+  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock) {}
 
   /** The whole history (tests, tools); a conversation loads only its tail. */
   async load(): Promise<Entry[]> {
@@ -35,7 +35,7 @@ export class HistoryStore {
     try {
       fh = await open(this.path, 'r')
     } catch (e: any) {
-      if (e.code === 'ENOENT') return { entries: [], more: false }
+      if (isMissing(e)) return { entries: [], more: false }
       throw e
     }
     try {
@@ -103,13 +103,12 @@ export class HistoryStore {
       this.handle = await open(this.path, 'a')
     }
     await this.handle.write(data)
-    if (this.idleTimer) realClearTimeout(this.idleTimer)
-    this.idleTimer = realSetTimeout(() => { this.queue.run(() => this.close()) }, IDLE_CLOSE_MS)
-    this.idleTimer.unref?.()
+    this.idleTimer?.cancel()
+    this.idleTimer = this.clock.setTimeout(() => { this.queue.run(() => this.close()) }, IDLE_CLOSE_MS).unref()
   }
 
   private async close(): Promise<void> {
-    if (this.idleTimer) realClearTimeout(this.idleTimer)
+    this.idleTimer?.cancel()
     this.idleTimer = undefined
     const h = this.handle
     this.handle = undefined
@@ -125,7 +124,7 @@ export class HistoryStore {
       } catch {
         return undefined
       }
-      const aside = this.path.replace(/\.jsonl$/, '') + `.reset-${Date.now()}.jsonl`
+      const aside = this.path.replace(/\.jsonl$/, '') + `.reset-${this.clock.now()}.jsonl`
       await rename(this.path, aside)
       return aside
     })

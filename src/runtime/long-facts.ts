@@ -2,14 +2,13 @@
 // so a pasted log cannot flood the context.
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { Fact } from './types'
+import { safeCut } from '../util/surrogate'
 
 export const MAX_FACT_CHARS = 4000
 
 export async function shortenFact(fact: Fact, artifacts: ArtifactStore): Promise<Fact> {
   if (fact.content.length <= MAX_FACT_CHARS) return fact
   const url = await artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
-  let cut = MAX_FACT_CHARS
-  const code = fact.content.charCodeAt(cut - 1)
-  if (code >= 0xd800 && code <= 0xdbff) cut--
+  const cut = safeCut(fact.content, MAX_FACT_CHARS)
   return { ...fact, content: `${fact.content.slice(0, cut)} [message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]` }
 }

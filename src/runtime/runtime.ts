@@ -133,7 +133,7 @@ export class Runtime {
       }
       const conv = new Conversation({
         key, profile: o.profile, logger: o.logger, clock: o.clock,
-        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger),
+        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
         system: () => this.systemPrompt(),

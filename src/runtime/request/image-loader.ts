@@ -1,7 +1,7 @@
 // Image bytes for projection. Assets and artifacts never change, so they are cached by URL; a
 // dead source is remembered for a while so it is not fetched for every request of every turn.
-import { imageSize } from 'image-size'
 import { LRUCache } from 'lru-cache'
+import { imageDimensions } from '../../resources/image-dimensions'
 import type { ResourceCenter } from '../../resources/center'
 import type { LoadedImage } from './projection'
 
@@ -23,12 +23,7 @@ export class ImageLoader {
       this.failures.set(url, e?.message ?? String(e))
       throw e
     }
-    let dims: { width?: number; height?: number } = {}
-    try {
-      const d = imageSize(media.data)
-      dims = { width: d.width, height: d.height }
-    } catch {}
-    const image = { data: media.data, mediaType: media.mediaType, ...dims }
+    const image = { data: media.data, mediaType: media.mediaType, ...imageDimensions(media.data) }
     if (/^(asset|artifact):/i.test(url)) this.images.set(url, image)
     return image
   }
