@@ -48,6 +48,25 @@ describe('unified exit (SPEC §7)', function () {
     expect((audio.output as any).value).to.match(/^\[attachment: artifact:\/\/probe\/[0-9a-f]{20}\.mp3; audio\/mpeg; 7 bytes\]$/)
   })
 
+  it('a result leaves the exit as plain JSON: dates, undefined and NaN normalised, cycles and BigInt refused (SPEC §10)', async () => {
+    const r = await run({ now: new Date(0), gone: undefined, n: NaN, inf: -Infinity, list: [undefined, () => 1, 2], nested: { at: new Date(86400000) }, map: new Map([[1, 2]]) })
+    expect(r.output).to.deep.equal({ type: 'json', value: { now: '1970-01-01T00:00:00.000Z', n: null, inf: null, list: [null, null, 2], nested: { at: '1970-01-02T00:00:00.000Z' }, map: {} } })
+    expect(JSON.stringify((r.output as any).value)).to.equal(JSON.stringify({ now: new Date(0), gone: undefined, n: NaN, inf: -Infinity, list: [undefined, () => 1, 2], nested: { at: new Date(86400000) }, map: new Map([[1, 2]]) }))
+    const cyclic: any = { a: { b: {} } }
+    cyclic.a.b.back = cyclic
+    const c = await run(cyclic)
+    expect(c.output).to.deep.equal({ type: 'error-text', value: "the tool's result cannot be shown: a.b.back refers to itself (a cycle), which JSON cannot hold" })
+    const big = await run({ count: 10n })
+    expect(big.output).to.deep.equal({ type: 'error-text', value: "the tool's result cannot be shown: count is a BigInt, which JSON cannot hold" })
+    // a plain value is passed on as the same object: no copy of a large clean result
+    const clean = { rows: [{ a: 1, b: 'x' }], ok: true }
+    expect((await run(clean)).output).to.deep.equal({ type: 'json', value: clean })
+    expect(((await run(clean)).output as any).value).to.equal(clean)
+    // a shared (not cyclic) object is fine
+    const shared = { x: 1 }
+    expect((await run({ a: shared, b: shared })).output).to.deep.equal({ type: 'json', value: { a: { x: 1 }, b: { x: 1 } } })
+  })
+
   it('a plain field holding base64 is never guessed to be media', async () => {
     const raw = { image: B64, data: B64, mimeType: 'image/png', file: { data: B64 } }
     const r = await run(raw)

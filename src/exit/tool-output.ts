@@ -8,6 +8,7 @@ import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia } from './media-nodes'
 import { pageString, TEXT_BUDGET } from '../resources/paging'
 import { storeMedia, type MediaStores } from './store-media'
+import { NotJsonError, toPlainJson } from './plain-json'
 
 export interface ExitContext {
   tool: string
@@ -20,8 +21,16 @@ export interface ExitResult {
   attachments: AttachmentItem[]
 }
 
-export async function exitToolResult(tool: Tool, input: unknown, raw: unknown, ctx: ExitContext): Promise<ExitResult> {
+export async function exitToolResult(tool: Tool, input: unknown, result: unknown, ctx: ExitContext): Promise<ExitResult> {
   const attachments: AttachmentItem[] = []
+  // Whatever the tool returned, only plain JSON goes on (SPEC §10): no value can poison a later request.
+  let raw: unknown
+  try {
+    raw = toPlainJson(result)
+  } catch (e) {
+    if (!(e instanceof NotJsonError)) throw e
+    return { output: { type: 'error-text', value: `the tool's result cannot be shown: ${e.message}` }, attachments }
+  }
   const kit: ExitKit = {
     async attach(node, lifetime = 'once') {
       const stored = await storeMedia(node, { namespace: ctx.tool, callId: ctx.callId, stores: ctx.stores })
@@ -38,6 +47,7 @@ export async function exitToolResult(tool: Tool, input: unknown, raw: unknown, c
   if (tool.present) output = await tool.present(raw, input, kit)
   else if (tool.toModelOutput) output = await fromModelOutput(await tool.toModelOutput(raw, input), kit)
   else output = await kit.plain(raw)
+  if (output.type === 'json' || output.type === 'error-json') output = { ...output, value: toPlainJson(output.value) as any }
   return { output, attachments }
 }
 
