@@ -16,6 +16,7 @@ import { VisionCache } from '../model/vision'
 import { TextCache } from '../resources/text'
 import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
+import { KeyedQueue } from '../util/keyed-queue'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
 import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
@@ -51,6 +52,7 @@ export class KotodamaService extends Service {
   private runtimes = new Map<string, Promise<Runtime>>()
   private stopping = new Map<string, Promise<void>>()
   private warned = new Set<string>()
+  private ingest = new KeyedQueue()
   private log: ReturnType<Context["logger"]>
 
   constructor(ctx: Context, public config: Config) {
@@ -74,7 +76,7 @@ export class KotodamaService extends Service {
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
-      this.onMessage(session).catch(e => this.log.error(e))
+      this.onMessage(session)
       return next()
     })
     ctx.on('bot-status-updated', bot => {
@@ -142,14 +144,21 @@ export class KotodamaService extends Service {
     return p
   }
 
-  private async onMessage(session: Session): Promise<void> {
+  /**
+   * Facts of one conversation are stored in arrival order (SPEC §10): a message whose media are
+   * still being registered holds back the messages after it, not other conversations.
+   */
+  private onMessage(session: Session): void {
     if (!session.userId || session.userId === session.selfId) return
     const bot = botIdOf(session)
     const channel = channelOf(session)
     const profile = this.owner(bot, channel)
     if (!profile) return
-    const runtime = await this.runtime(profile, bot)
-    await runtime.receive(await sessionToFact(session, runtime.assets))
+    const conversation = profile.mode === 'cross' ? 'cross' : channel
+    this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
+      const runtime = await this.runtime(profile, bot)
+      await runtime.receive(await sessionToFact(session, runtime.assets))
+    }).catch(e => this.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
   }
 
   /** An explicit wake-up that starts a turn now (SPEC §9). */
@@ -179,6 +188,8 @@ export class KotodamaService extends Service {
   }
 
   protected async stop(): Promise<void> {
+    // messages already received are stored before their runtimes stop
+    await this.ingest.idle()
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
     await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))

@@ -111,7 +111,8 @@ export class Runtime {
     if (this.wakeEngine?.version === ext.version) return this.wakeEngine.engine
     const name = this.profile.wake.engine
     const factory = ext.wakeEngines.get(name) ?? standardWakeEngine
-    if (!ext.wakeEngines.has(name)) this.logger.warn('profile %s: wake engine "%s" is not registered; using standard', this.profile.id, name)
+    // the built-in standard engine is always there, also while the plugin is being disposed
+    if (!ext.wakeEngines.has(name) && name !== 'standard') this.logger.warn('profile %s: wake engine "%s" is not registered; using standard', this.profile.id, name)
     const engine = factory({ bot: this.bot, config: this.profile.wake, sentByBot: id => this.sent.has(id) })
     this.wakeEngine = { version: ext.version, engine }
     return engine
