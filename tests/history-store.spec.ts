@@ -77,3 +77,30 @@ describe('history tail', () => {
     }
   })
 })
+
+describe('history lines that are not entries (SPEC §10)', () => {
+  it('are skipped with a warning naming the file and line, also when only the tail is loaded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-hist-'))
+    try {
+      const path = join(dir, 'k.jsonl')
+      const bad = ['null', '42', '"text"', '{"type":"fact","at":1}', '{"type":"shown","at":1}', '{"type":"step","at":1,"turn":1}',
+        '{"type":"note","at":1}', '{"type":"step","at":1,"turn":1,"messages":[{"role":"wizard","content":1}]}', '{not json', '[]']
+      const lines = [JSON.stringify(fact(1)), ...bad, JSON.stringify(fact(2))]
+      const { writeFile } = await import('node:fs/promises')
+      await writeFile(path, lines.join('\n') + '\n')
+      const warnings: string[] = []
+      const logger = { ...console, warn: (f: string, ...a: any[]) => warnings.push(require('node:util').format(f, ...a)) }
+      const all = await new HistoryStore(path, logger).load()
+      expect(all.map(e => (e as any).fact.id)).to.deep.equal(['1', '2'])
+      expect(warnings).to.have.length(bad.length)
+      bad.forEach((_, i) => expect(warnings[i]).to.include(`${path}:${i + 2}: skipped`))
+      // only the tail: the line numbers are still those of the file
+      warnings.length = 0
+      const tail = await new HistoryStore(path, logger).loadTail(3)
+      expect(tail.entries.map(e => (e as any).fact.id)).to.deep.equal(['2'])
+      expect(warnings.at(-1)).to.include(`${path}:${bad.length + 1}: skipped`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

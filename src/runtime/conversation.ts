@@ -154,9 +154,8 @@ export class Conversation implements TurnPort {
   append(entries: Entry[]): Promise<void> {
     this.entries.push(...entries)
     this.forgetOldEntries()
-    return this.deps.store.append(entries).catch(e => {
-      this.logger.error('conversation %s: could not write history: %s', this.key, e?.message ?? e)
-    })
+    // a failed write is logged by the store, which keeps the entries and writes them again
+    return this.deps.store.append(entries).catch(() => {})
   }
 
   /**

@@ -1,29 +1,48 @@
-// Append-only JSONL history of one conversation (SPEC §2). One entry per line; a torn last line
-// (a crash mid-append) is skipped with a warning on load. Appends that queue up while a write is
-// in flight go out together in one write through a handle kept open while the store is busy.
+// Append-only JSONL history of one conversation (SPEC §2, §10). One entry per line. Lines that are
+// not entries (a torn last line after a crash, broken JSON, the wrong shape) are skipped with a
+// warning naming the file and line. A short or failed append is repaired before the next one: the
+// file is cut back to its last complete line and the unwritten entries are kept and written again,
+// so no entry is ever glued to a fragment. Appends that queue up while a write is in flight go
+// out together in one write through a handle kept open while the store is busy.
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Entry, Logger } from './types'
 import { SerialQueue } from '../util/serial-queue'
 import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
+import { entryProblem } from './entry-shape'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
 const TAIL_CHUNK = 256 * 1024
+/** Unwritten entries are tried again after this long, doubling up to RETRY_MAX_MS. */
+const RETRY_MS = 1000
+const RETRY_MAX_MS = 60_000
+const NL = 10
 
 export class HistoryStore {
   private queue = new SerialQueue()
+  /** serialized entries not yet on disk, oldest first */
   private pending: string[] = []
   private waiting?: Promise<void>
   private handle?: FileHandle
+  /** the file's size as this store last wrote or repaired it */
+  private size = 0
   private idleTimer?: Timer
+  private retryTimer?: Timer
+  private retryMs = RETRY_MS
+  private failing = false
 
   constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock) {}
 
   /** The whole history (tests, tools); a conversation loads only its tail. */
   async load(): Promise<Entry[]> {
     return (await this.loadTail(Infinity)).entries
+  }
+
+  /** Entries appended but not yet written (a full disk, a read-only home). */
+  get unwritten(): number {
+    return this.pending.length
   }
 
   /**
@@ -49,7 +68,7 @@ export class HistoryStore {
         const chunk = Buffer.alloc(len)
         await fh.read(chunk, 0, len, pos)
         let buf = Buffer.concat([chunk, rest])
-        for (let nl = buf.lastIndexOf(10); nl !== -1 && lines.length <= maxEntries; nl = buf.lastIndexOf(10)) {
+        for (let nl = buf.lastIndexOf(NL); nl !== -1 && lines.length <= maxEntries; nl = buf.lastIndexOf(NL)) {
           lines.push(buf.subarray(nl + 1))
           buf = buf.subarray(0, nl)
         }
@@ -58,53 +77,136 @@ export class HistoryStore {
       // The file's first line: whole once the read reached offset 0 and the count left room.
       const complete = pos === 0 && lines.length <= maxEntries
       if (complete && rest.length) lines.push(rest)
-      const torn = size > 0 && !(await this.endsWithNewline(fh, size))
-      // A torn last line without a newline would glue the next append onto it.
-      if (torn) this.pending.push('\n')
+      lines.reverse()
+      // lines[0] is the file's line `first`; counted only when a warning needs it
+      const firstLine = async () => complete ? 1 : 1 + await countNewlines(fh, pos + rest.length + 1)
+      const torn = size > 0 && !(await endsWithNewline(fh, size))
+      if (torn) await this.repairTorn(size, lines[lines.length - 1] ?? Buffer.alloc(0))
       const entries: Entry[] = []
-      lines.reverse().forEach((line, i) => {
-        const text = line.toString('utf8')
-        if (!text.trim()) return
+      for (let i = 0; i < lines.length; i++) {
+        const text = lines[i].toString('utf8')
+        if (!text.trim()) continue
+        let problem: string | undefined
         try {
-          entries.push(JSON.parse(text))
+          const value = JSON.parse(text)
+          problem = entryProblem(value)
+          if (!problem) entries.push(value)
         } catch {
-          const last = i === lines.length - 1
-          this.logger.warn('%s: skipped %s of the history (not valid JSON)', this.path, last && torn ? 'a torn last line' : 'a broken line')
+          problem = i === lines.length - 1 && torn ? 'a torn last line, cut off' : 'not valid JSON'
         }
-      })
+        if (problem) this.logger.warn('%s:%d: skipped a line of the history (%s)', this.path, await firstLine() + i, problem)
+      }
       return { entries: entries.slice(-maxEntries), more: !complete || entries.length > maxEntries }
     } finally {
       await fh.close()
     }
   }
 
-  private async endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
-    const last = Buffer.alloc(1)
-    await fh.read(last, 0, 1, size - 1)
-    return last[0] === 10
+  /**
+   * A last line without its newline (a crash mid-append) is cut off, so the next append starts
+   * clean; a whole entry that only lacks its newline is kept and gets one.
+   */
+  private async repairTorn(size: number, last: Buffer): Promise<void> {
+    let whole = false
+    try {
+      whole = !entryProblem(JSON.parse(last.toString('utf8')))
+    } catch {}
+    if (whole) {
+      this.pending.unshift('\n')
+      return
+    }
+    const cut = size - last.length
+    try {
+      const fh = await open(this.path, 'r+')
+      try {
+        await fh.truncate(cut)
+      } finally {
+        await fh.close()
+      }
+    } catch {
+      // a read-only home: at least never glue the next entry onto the fragment
+      this.pending.unshift('\n')
+    }
   }
 
   append(entries: Entry[]): Promise<void> {
     if (!entries.length) return Promise.resolve()
     this.pending.push(entries.map(e => JSON.stringify(e)).join('\n') + '\n')
-    // Everything queued before the write starts goes out with it.
+    return this.schedule()
+  }
+
+  /** Everything queued before the write starts goes out with it. */
+  private schedule(): Promise<void> {
     this.waiting ??= this.queue.run(async () => {
       this.waiting = undefined
-      const data = this.pending.join('')
-      this.pending = []
-      await this.write(data)
+      await this.writePending()
     })
     return this.waiting
   }
 
-  private async write(data: string): Promise<void> {
+  private async writePending(): Promise<void> {
+    if (!this.pending.length) return
+    const data = Buffer.from(this.pending.join(''), 'utf8')
+    const count = this.pending.length
+    try {
+      await this.write(data)
+      this.pending.splice(0, count)
+      if (this.failing) this.logger.info('%s: the history is written again (%d entries that had waited)', this.path, count)
+      this.failing = false
+      this.retryMs = RETRY_MS
+      this.retryTimer?.cancel()
+      this.retryTimer = undefined
+    } catch (e: any) {
+      if (!this.failing) this.logger.error('%s: could not write the history (%s); %d entries are kept in memory and written when the disk allows', this.path, e?.code ?? e?.message ?? e, this.pending.length)
+      this.failing = true
+      this.retryLater()
+      throw e
+    }
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer) return
+    this.retryTimer = this.clock.setTimeout(() => {
+      this.retryTimer = undefined
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
+      this.schedule().catch(() => {})
+    }, this.retryMs).unref()
+  }
+
+  /** One write of whole lines at the end of the file; on a short or failed write the file is cut back. */
+  private async write(data: Buffer): Promise<void> {
     if (!this.handle) {
       await mkdir(dirname(this.path), { recursive: true })
-      this.handle = await open(this.path, 'a')
+      const handle = await open(this.path, 'a')
+      this.size = (await handle.stat()).size
+      this.handle = handle
     }
-    await this.handle.write(data)
+    const before = this.size
+    let written = 0
+    try {
+      while (written < data.length) {
+        const { bytesWritten } = await this.handle.write(data, written, data.length - written)
+        if (!bytesWritten) throw Object.assign(new Error('the disk took no more bytes'), { code: 'ENOSPC' })
+        written += bytesWritten
+      }
+    } catch (e) {
+      if (written > 0) await this.cutBack(before)
+      throw e
+    }
+    this.size = before + written
     this.idleTimer?.cancel()
     this.idleTimer = this.clock.setTimeout(() => { this.queue.run(() => this.close()) }, IDLE_CLOSE_MS).unref()
+  }
+
+  private async cutBack(size: number): Promise<void> {
+    try {
+      await this.handle.truncate(size)
+    } catch (e: any) {
+      // the fragment stays; a newline first keeps the next line whole
+      this.logger.error('%s: could not cut a partly written line (%s)', this.path, e?.code ?? e?.message ?? e)
+      this.pending.unshift('\n')
+      await this.close()
+    }
   }
 
   private async close(): Promise<void> {
@@ -119,6 +221,7 @@ export class HistoryStore {
   reset(): Promise<string | undefined> {
     return this.queue.run(async () => {
       await this.close()
+      this.pending = []
       try {
         await stat(this.path)
       } catch {
@@ -130,9 +233,33 @@ export class HistoryStore {
     })
   }
 
-  /** Resolves when everything appended so far is written, and closes the file. */
+  /** Resolves when everything appended so far was written (or could not be), and closes the file. */
   async flushed(): Promise<void> {
+    this.retryTimer?.cancel()
+    this.retryTimer = undefined
     await this.queue.idle()
+    if (this.pending.length) await this.queue.run(() => this.writePending()).catch(() => {
+      this.logger.error('%s: %d history entries could not be written before stopping', this.path, this.pending.length)
+    })
     await this.queue.run(() => this.close())
   }
+}
+
+async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
+  const last = Buffer.alloc(1)
+  await fh.read(last, 0, 1, size - 1)
+  return last[0] === NL
+}
+
+/** Newlines in the first `bytes` bytes of the file. */
+async function countNewlines(fh: FileHandle, bytes: number): Promise<number> {
+  const buf = Buffer.alloc(Math.min(TAIL_CHUNK, Math.max(bytes, 1)))
+  let count = 0
+  for (let pos = 0; pos < bytes;) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, bytes - pos), pos)
+    if (!bytesRead) break
+    for (let at = buf.indexOf(NL); at !== -1 && at < bytesRead; at = buf.indexOf(NL, at + 1)) count++
+    pos += bytesRead
+  }
+  return count
 }

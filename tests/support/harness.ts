@@ -27,6 +27,8 @@ export interface HarnessOptions {
   bots?: string[]
   /** load Koishi's http plugin (ctx.http), as a typical instance does; default true */
   http?: boolean
+  /** the plugin's data folder (the caller creates and removes it); default a fresh temporary one */
+  dataDir?: string
   /** make the n-th outbound send (0-based) fail with this message */
   failSend?: { at: number; message: string }
 }
@@ -37,6 +39,7 @@ export class Harness {
   readonly sent: Sent[] = []
   readonly logs: { level: string; text: string }[] = []
   private sendCount = 0
+  private ownsDataDir = true
   private mocks: ReturnType<App['plugin']>[] = []
   fork: ReturnType<App['plugin']>
 
@@ -44,7 +47,7 @@ export class Harness {
 
   static async start(o: HarnessOptions = {}): Promise<Harness> {
     const server = await FakeOpenAI.start()
-    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-test-'))
+    const dataDir = o.dataDir ?? await mkdtemp(join(tmpdir(), 'kotodama-test-'))
     const config = {
       dataDir,
       models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000 }],
@@ -56,6 +59,7 @@ export class Harness {
     }
     const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
     const h = new Harness(app, server, dataDir, config, o.failSend)
+    h.ownsDataDir = !o.dataDir
     h.captureLogs()
     if (o.http !== false) app.plugin(http)
     h.mocks.push(app.plugin(mock))
@@ -142,7 +146,7 @@ export class Harness {
     await this.app.stop()
     await this.server.close()
     this.untarget()
-    await rm(this.dataDir, { recursive: true, force: true })
+    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true })
   }
 }
 

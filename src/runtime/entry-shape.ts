@@ -1,0 +1,43 @@
+// History lines are checked when a conversation loads them (SPEC §10): valid JSON of the wrong
+// shape is skipped with a warning instead of breaking every later turn of the channel.
+import { modelMessageSchema } from 'ai'
+import type { Entry } from './types'
+
+const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v)
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+function factProblem(f: unknown): string | undefined {
+  if (!isObject(f)) return 'a fact without its body'
+  if (!isString(f.id) || !isNumber(f.at) || !isString(f.bot) || !isString(f.channel) || !isString(f.content)) return 'a fact without id, at, bot, channel or content'
+  if (!isObject(f.user) || !isString(f.user.id) || !isString(f.user.name)) return 'a fact without its user'
+  return undefined
+}
+
+function messagesProblem(messages: unknown): string | undefined {
+  if (!Array.isArray(messages) || !messages.length) return 'a step without messages'
+  for (const m of messages) if (!modelMessageSchema.safeParse(m).success) return 'a step whose messages are not model messages'
+  return undefined
+}
+
+/** Why `v` is not a history entry, or undefined when it is one. */
+export function entryProblem(v: unknown): string | undefined {
+  if (!isObject(v)) return 'not an entry object'
+  if (!isNumber(v.at)) return 'an entry without its time'
+  switch (v.type) {
+    case 'fact': return factProblem(v.fact)
+    case 'note': return isString(v.text) ? undefined : 'a note without text'
+    case 'step': return isNumber(v.turn) ? messagesProblem(v.messages) : 'a step without its turn'
+    case 'turn': return isNumber(v.turn) && isString(v.reason) ? undefined : 'a turn without number or reason'
+    case 'attachments': {
+      if (!isNumber(v.turn) || !isString(v.id) || !Array.isArray(v.items)) return 'attachments without turn, id or items'
+      return v.items.every((i: unknown) => isObject(i) && isString(i.url) && isString(i.mediaType) && isString(i.lifetime)) ? undefined : 'attachments with a malformed item'
+    }
+    case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'
+    default: return `an entry of unknown type ${JSON.stringify(String(v.type)).slice(0, 40)}`
+  }
+}
+
+export function isEntry(v: unknown): v is Entry {
+  return entryProblem(v) === undefined
+}
