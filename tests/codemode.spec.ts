@@ -179,4 +179,14 @@ return { note: 'one kept', seen: b.byteLength, attachments: [{ ...a, lifetime: '
     const dir = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'artifacts')
     expect(await readdir(dir)).to.deep.equal([])
   })
+
+  it('a program that times out during a typing pause speaks no more, and its result says what was sent (SPEC §10)', async () => {
+    await start({ typing: { baseDelay: 2500, charPerSecond: 1000, minDelay: 2500, maxDelay: 2500, jitter: 0 } }, { timeoutMs: 1000 })
+    const out = await program(`await tools.send_message({ messages: ['late'] })`)
+    expect(out).to.match(/^TimeoutError: /)
+    expect(out).to.include('[calls still running when the program ended]')
+    expect(out).to.match(/send_message: \{"ok":false,"error":\{"name":"SendFailed","message":"not sent: the call was aborted[^"]*"\},"sent":\[\],"failedAt":0\}/)
+    await h.idle(2000)
+    expect(h.sent.map(s => s.content)).to.not.include('late')
+  })
 })

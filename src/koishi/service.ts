@@ -50,7 +50,6 @@ export class KotodamaService extends Service {
   private platform: Platform
   private models = new Map<string, ModelHandle>()
   private runtimes = new Map<string, Promise<Runtime>>()
-  private stopping = new Map<string, Promise<void>>()
   private warned = new Set<string>()
   private ingest = new KeyedQueue()
   private log: ReturnType<Context["logger"]>
@@ -132,9 +131,8 @@ export class KotodamaService extends Service {
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files,
       })
-      // A runtime of the same home that is still stopping finishes its writes first.
-      const previous = this.stopping.get(key) ?? Promise.resolve()
-      p = previous.then(() => runtime.start()).then(() => runtime)
+      // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
+      p = runtime.start().then(() => runtime)
       p.catch(e => {
         this.runtimes.delete(key)
         this.log.error('profile %s on %s could not start: %s', profile.id, bot, e?.message ?? e)
@@ -180,10 +178,7 @@ export class KotodamaService extends Service {
     for (const [key, p] of this.runtimes) {
       if (!key.endsWith(`\u0000${bot}`)) continue
       this.runtimes.delete(key)
-      const done = p.then(r => r.stop()).catch(() => {}).finally(() => {
-        if (this.stopping.get(key) === done) this.stopping.delete(key)
-      })
-      this.stopping.set(key, done)
+      p.then(r => r.stop()).catch(() => {})
     }
   }
 

@@ -51,6 +51,7 @@ export class Conversation implements TurnPort {
   private running?: Promise<void>
   private queued?: TurnRequest
   private abort = new AbortController()
+  readonly toolSignal = new AbortController().signal
   private stopped = false
 
   constructor(readonly deps: ConversationDeps) {

@@ -23,7 +23,7 @@ export async function runCalls(port: TurnPort, state: TurnState, tools: Map<stri
       const message = c.invalid ?? `unknown tool "${c.name}"`
       return { ...base, valid: false, output: undefined, result: { type: 'error-text', value: message } }
     }
-    const ctx: ToolCallContext = { callId: c.id, fromProgram: false, signal: port.signal, turn: state }
+    const ctx: ToolCallContext = { callId: c.id, fromProgram: false, signal: port.toolSignal, turn: state }
     let output: unknown
     try {
       output = await tool.execute(c.input, ctx)

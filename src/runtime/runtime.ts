@@ -18,6 +18,7 @@ import { safeName } from '../util/safe-name'
 import { Conversation } from './conversation'
 import type { Extensions } from './extensions'
 import { HistoryStore } from './history-store'
+import { acquireHome } from './home-lock'
 import { shortenFact } from './long-facts'
 import { systemPrompt } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
@@ -65,6 +66,7 @@ export class Runtime {
   private schemeDisposers: (() => void)[] = []
   private wakeEngine?: { version: number; engine: WakeEngine }
   private stopped = false
+  private releaseHome?: () => void
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -85,9 +87,16 @@ export class Runtime {
   get logger() { return this.options.logger }
 
   async start(): Promise<void> {
-    await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
-    for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local') })) this.resources.register(handler)
-    this.syncSchemes()
+    this.releaseHome = await acquireHome(this.home)
+    if (this.stopped) return this.releaseHome()
+    try {
+      await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
+      for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local') })) this.resources.register(handler)
+      this.syncSchemes()
+    } catch (e) {
+      this.releaseHome()
+      throw e
+    }
   }
 
   /** Instantiates the schemes other plugins registered; reruns when the registry changed. */
@@ -216,5 +225,6 @@ export class Runtime {
     await Promise.all(convs.map(c => c?.stop()))
     this.schemeDisposers.splice(0).forEach(d => d())
     this.resources.dispose()
+    this.releaseHome?.()
   }
 }

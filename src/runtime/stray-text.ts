@@ -25,7 +25,7 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
     const cross = port.profile.mode === 'cross'
     const input = { messages: [s.text.trim()], mode: 'text' as const, ...(cross && target ? { target: { channel: target.channel, bot: target.bot } } : {}) }
     const id = `stray-${state.number}-${s.count}`
-    const output = await tool.execute(input, { callId: id, fromProgram: false, signal: port.signal, turn: state })
+    const output = await tool.execute(input, { callId: id, fromProgram: false, signal: port.toolSignal, turn: state })
     // Stored as the send_message call it became, so the mind later sees what it said.
     await port.append([{ type: 'step', at: port.clock.now(), turn: state.number, messages: [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },

@@ -18,7 +18,13 @@ export interface TurnRequest {
 export interface TurnPort {
   readonly key: string
   readonly profile: ProfileConfig
+  /** Aborted when the conversation stops: no new model call, no new step. */
   readonly signal: AbortSignal
+  /**
+   * The signal direct tool calls get. Stopping does not abort them: a send in progress is
+   * delivered (SPEC §2); a program's own calls get the program's signal instead.
+   */
+  readonly toolSignal: AbortSignal
   readonly logger: Logger
   readonly clock: Clock
   /** where the exit stores media and archives */

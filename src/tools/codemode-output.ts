@@ -1,6 +1,6 @@
 // A codemode program's outcome as the model sees it (SPEC §8): media leave only through the
 // top-level `attachments` array; everything else is plain JSON; console output follows the result.
-import type { ProgramOutcome } from '../sandbox/types'
+import type { CodemodeOutcome } from './codemode'
 import { isLifetime, LIFETIMES } from '../exit/attachments'
 import { asMediaNode } from '../exit/media-nodes'
 import type { ExitKit, ToolResultOutput } from './types'
@@ -14,8 +14,8 @@ export function programError(o: { error: { name: string; message: string; line?:
   return `${o.error.name}: ${o.error.message}${line}${logsSection(o.logs)}`
 }
 
-export async function presentProgram(outcome: ProgramOutcome, _input: unknown, exit: ExitKit): Promise<ToolResultOutput> {
-  if (outcome.ok === false) return { type: 'error-text', value: programError(outcome) }
+export async function presentProgram(outcome: CodemodeOutcome, _input: unknown, exit: ExitKit): Promise<ToolResultOutput> {
+  if (outcome.ok === false) return { type: 'error-text', value: programError(outcome) + unfinishedSection(outcome) }
   const value = await withAttachments(outcome.value, exit)
   const asText = outcome.logs.length || typeof value === 'string'
   return exit.budgeted(asText ? displayProgram(value, outcome.logs) : undefined, value)
@@ -39,6 +39,13 @@ async function withAttachments(value: unknown, exit: ExitKit): Promise<unknown> 
     attachments.push(await exit.attach(node, lifetime ?? 'once'))
   }
   return { ...(value as object), attachments }
+}
+
+/** Calls the program never saw finish, and what they did (a send may have delivered part of its messages). */
+function unfinishedSection(o: CodemodeOutcome): string {
+  if (!o.unfinished?.length) return ''
+  const lines = o.unfinished.map(c => `${c.tool}: ${c.error !== undefined ? `failed: ${c.error}` : JSON.stringify(c.result)}`)
+  return `\n[calls still running when the program ended]\n${lines.join('\n')}`
 }
 
 function displayProgram(value: unknown, logs: string[]): string {

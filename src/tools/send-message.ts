@@ -36,6 +36,11 @@ class SendError extends Error {
   }
 }
 
+function abortReason(signal: AbortSignal): string {
+  const r = signal.reason
+  return r?.message ?? (r !== undefined ? String(r) : 'aborted')
+}
+
 function isEmpty(elements: h[]): boolean {
   return elements.every(el => el.type === 'text' ? !String(el.attrs.content ?? '').trim() : false)
 }
@@ -113,8 +118,10 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
       if (delay > 0) {
         host.showTyping(target)
-        await host.sleep(delay)
+        await host.sleep(delay, ctx.signal).catch(() => {})
       }
+      // A program that ended (timeout, abort) speaks no more (SPEC §10).
+      if (ctx.signal.aborted) throw new SendError('SendFailed', `not sent: the call was aborted (${abortReason(ctx.signal)})`, index)
       let ids: string[]
       try {
         ids = await host.deliver(target, content)
