@@ -3,6 +3,7 @@ import type { Entry } from '../src/runtime/types'
 import { Conversation } from '../src/runtime/conversation'
 import { HistoryStore } from '../src/runtime/history-store'
 import type { Clock, Timer } from '../src/util/clock'
+import { Redactor } from '../src/util/redact'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +21,7 @@ describe('conversation memory', () => {
       setTimeout: () => { const timer: Timer = { cancel: () => {}, unref: () => timer }; return timer },
     }
     const conv = new Conversation({
-      key: 'k', profile, logger: console, clock, store: { append: async (e: Entry[]) => { written.push(...e) } } as any,
+      key: 'k', profile, logger: console, clock, redact: new Redactor([]), store: { append: async (e: Entry[]) => { written.push(...e) } } as any,
       model: () => undefined, system: () => '', toolsFor: () => () => new Map(), hostFor: () => undefined,
       stores: undefined, loadImage: async () => { throw new Error('none') },
     })

@@ -17,6 +17,8 @@ import { TextCache } from '../resources/text'
 import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
 import { KeyedQueue } from '../util/keyed-queue'
+import type { Logger } from '../util/logger'
+import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
 import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
@@ -52,11 +54,14 @@ export class KotodamaService extends Service {
   private runtimes = new Map<string, Promise<Runtime>>()
   private warned = new Set<string>()
   private ingest = new KeyedQueue()
-  private log: ReturnType<Context["logger"]>
+  private log: Logger
+  /** masks every configured secret in logs and in what the model sees */
+  readonly redact: Redactor
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
-    this.log = ctx.logger('kotodama')
+    this.redact = new Redactor((config.models ?? []).map(m => m?.apiKey))
+    this.log = this.redact.logger(ctx.logger('kotodama'))
     this.platform = koishiPlatform(ctx)
     this.checked = checkConfig(config)
     for (const p of this.checked.problems) {
@@ -129,7 +134,7 @@ export class KotodamaService extends Service {
         profile, bot, dataDir: resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir),
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
-        sandbox: this.sandbox, vision: this.vision, files: this.files,
+        sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => runtime)

@@ -6,6 +6,7 @@ import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, ToolHost, TurnState } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import type { Redactor } from '../util/redact'
 import { SerialQueue } from '../util/serial-queue'
 import type { HistoryStore } from './history-store'
 import { factAttachments } from './request/attachment-entries'
@@ -21,6 +22,7 @@ export interface ConversationDeps {
   profile: ProfileConfig
   logger: Logger
   clock: Clock
+  redact: Redactor
   store: HistoryStore
   /** where the unified exit stores media and archives */
   stores: MediaStores
@@ -67,6 +69,7 @@ export class Conversation implements TurnPort {
   get logger() { return this.deps.logger }
   get clock() { return this.deps.clock }
   get stores() { return this.deps.stores }
+  get redact() { return this.deps.redact }
   get busy() { return !!this.running }
   get signal() { return this.abort.signal }
   get turns() { return this.turnCounter }

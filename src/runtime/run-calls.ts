@@ -16,7 +16,12 @@ export interface ExecutedCall extends StepCall {
 
 export async function runCalls(port: TurnPort, state: TurnState, tools: Map<string, Tool>, calls: ModelCall[]): Promise<ExecutedCall[]> {
   // Started in call order, so sends queue in the order the model wrote them.
-  return Promise.all(calls.map(async (c): Promise<ExecutedCall> => {
+  const done = await Promise.all(calls.map(c => runCall(port, state, tools, c)))
+  return done.map(c => ({ ...c, result: port.redact.value(c.result) }))
+}
+
+function runCall(port: TurnPort, state: TurnState, tools: Map<string, Tool>, c: ModelCall): Promise<ExecutedCall> {
+  return (async (): Promise<ExecutedCall> => {
     const tool = tools.get(c.name)
     const base = { id: c.id, name: c.name, input: c.input, attachments: [] as AttachmentItem[] }
     if (c.invalid || !tool) {
@@ -38,7 +43,7 @@ export async function runCalls(port: TurnPort, state: TurnState, tools: Map<stri
       port.logger.warn('tool %s: its result could not be prepared for the model: %s', c.name, e?.stack ?? e)
       return { ...base, valid: true, output, result: { type: 'error-text', value: `the result could not be shown: ${describeError(e)}` } }
     }
-  }))
+  })()
 }
 
 /** The step as stored: the assistant message and one tool message with every result. */

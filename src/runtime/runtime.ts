@@ -14,6 +14,7 @@ import type { ProgramRunner } from '../tools/codemode'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import { Redactor } from '../util/redact'
 import { safeName } from '../util/safe-name'
 import { Conversation } from './conversation'
 import type { Extensions } from './extensions'
@@ -44,7 +45,11 @@ export interface RuntimeOptions {
   sandbox: ProgramRunner
   vision: VisionCache
   files?: TextCache
+  /** masks configured secrets in what the model sees */
+  redact?: Redactor
 }
+
+const NO_SECRETS = new Redactor([])
 
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
   const i = bot.indexOf(':')
@@ -142,7 +147,7 @@ export class Runtime {
         rememberSent: ids => { for (const id of ids ?? []) this.sent.set(id, true) },
       }
       const conv = new Conversation({
-        key, profile: o.profile, logger: o.logger, clock: o.clock,
+        key, profile: o.profile, logger: o.logger, clock: o.clock, redact: o.redact ?? NO_SECRETS,
         store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
@@ -176,7 +181,7 @@ export class Runtime {
     } catch (e: any) {
       this.logger.warn('could not archive a long message: %s', e?.message ?? e)
     }
-    conv.receive(shown, wake)
+    conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
   }
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */

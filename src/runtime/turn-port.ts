@@ -6,6 +6,7 @@ import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, TurnState } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import type { Redactor } from '../util/redact'
 import type { ModelRequest } from './request/build-request'
 import type { Entry } from './types'
 
@@ -27,6 +28,8 @@ export interface TurnPort {
   readonly toolSignal: AbortSignal
   readonly logger: Logger
   readonly clock: Clock
+  /** masks configured secrets in tool results and errors before the model sees them */
+  readonly redact: Redactor
   /** where the exit stores media and archives */
   readonly stores: MediaStores
   /** Numbers the turn and stores its opening entries. */
