@@ -181,12 +181,12 @@ return { note: 'one kept', seen: b.byteLength, attachments: [{ ...a, lifetime: '
   })
 
   it('a program that times out during a typing pause speaks no more, and its result says what was sent (SPEC §10)', async () => {
-    await start({ typing: { baseDelay: 2500, charPerSecond: 1000, minDelay: 2500, maxDelay: 2500, jitter: 0 } }, { timeoutMs: 1000 })
+    await start({ typing: { baseDelay: 4000, charPerSecond: 1000, minDelay: 4000, maxDelay: 4000, jitter: 0 } }, { timeoutMs: 2000 })
     const out = await program(`await tools.send_message({ messages: ['late'] })`)
     expect(out).to.match(/^TimeoutError: /)
     expect(out).to.include('[calls still running when the program ended]')
     expect(out).to.match(/send_message: \{"ok":false,"error":\{"name":"SendFailed","message":"not sent: the call was aborted[^"]*"\},"sent":\[\],"failedAt":0\}/)
-    await h.idle(2000)
+    await h.idle(2500)   // past the typing pause: the message would have gone out by now
     expect(h.sent.map(s => s.content)).to.not.include('late')
   })
 })

@@ -1,7 +1,10 @@
 import { expect } from 'chai'
-import { windowEntries, toModelMessages } from '../src/runtime/request/build-messages'
+import { toModelMessages } from '../src/runtime/request/build-messages'
+import { windowEntries as windowOf, GAP_NOTE } from '../src/runtime/request/window'
+import { shortenEntries } from '../src/runtime/request/shorten'
 import type { Entry } from '../src/runtime/types'
 
+const windowEntries = (entries: Entry[], limits: { maxMessages: number; maxChars: number }) => windowOf(entries, limits).entries
 const fact = (n: number, channel = 'group:1', content = `message ${n}`): Entry => ({
   type: 'fact', at: 0, fact: { id: String(n), at: 0, bot: 'x:1', channel, direct: false, user: { id: 'u', name: 'U' }, content },
 })
@@ -16,8 +19,8 @@ describe('context window', () => {
   it('keeps the newest entries within maxMessages and never splits a call from its result', () => {
     const entries = [fact(1), step('a'), fact(2), step('b'), fact(3)]
     expect(windowEntries(entries, { maxMessages: 4, maxChars: 1e6 })).to.deep.equal(entries.slice(2))
-    // step b is two messages: with room for 2, only the newest fact fits beside nothing else
-    expect(windowEntries(entries, { maxMessages: 2, maxChars: 1e6 })).to.deep.equal(entries.slice(4))
+    // the newest step is always there, even when it alone is over the limit (SPEC §10)
+    expect(windowEntries(entries, { maxMessages: 2, maxChars: 1e6 })).to.deep.equal(entries.slice(3))
     const w = windowEntries(entries, { maxMessages: 3, maxChars: 1e6 })
     expect(w).to.deep.equal(entries.slice(3))
     const msgs = toModelMessages(w, false)
@@ -33,5 +36,44 @@ describe('context window', () => {
     expect(msgs).to.have.length(1)
     const lines = (msgs[0].content as string).split('\n')
     expect(lines.filter(l => l.startsWith('[channel '))).to.deep.equal(['[channel bot="x:1" channel="group:1"]', '[channel bot="x:1" channel="group:2"]'])
+  })
+})
+
+describe('a request window is never empty (SPEC §10)', () => {
+  const turn = (n: number): Entry => ({ type: 'turn', at: 0, turn: n, reason: 'mention' })
+  const waking = (n: number): Entry => ({ ...fact(n), wake: 'mention' } as Entry)
+  const bigStep = (id: string, size: number): Entry => ({
+    type: 'step', at: 0, turn: 2, messages: [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read', input: { url: 'local://a' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'read', output: { type: 'text', value: 'z'.repeat(size) } }] },
+    ],
+  })
+  const attachments: Entry = { type: 'attachments', at: 0, turn: 2, id: 'b', source: 'tool', tool: 'read', items: [] }
+
+  it('holds the facts that woke the turn and the newest step, even when they alone are over maxChars', () => {
+    const entries = [fact(1), turn(1), step('a'), waking(2), turn(2), bigStep('b', 70_000), attachments]
+    const w = windowOf(entries, { maxMessages: 200, maxChars: 60_000 })
+    expect(w.over).to.equal(true)
+    expect(w.entries).to.deep.equal([waking(2), turn(2), bigStep('b', 70_000), attachments])
+    const messages = toModelMessages(w.entries, false)
+    expect(messages.map(m => m.role)).to.deep.equal(['user', 'assistant', 'tool'])
+  })
+
+  it('keeps as many of the turn\'s earlier steps as fit, and says when some were left out', () => {
+    const entries = [waking(1), turn(2), bigStep('a', 30_000), bigStep('b', 30_000), bigStep('c', 30_000)]
+    const w = windowOf(entries, { maxMessages: 200, maxChars: 70_000 })
+    expect(w.over).to.equal(false)
+    expect(w.entries.map(e => e.type === 'note' ? e.text : e.type)).to.deep.equal(['fact', 'turn', GAP_NOTE, 'step', 'step'])
+    expect((w.entries[4] as any).messages[0].content[0].toolCallId).to.equal('c')
+  })
+
+  it('shortened parts keep their start and the read call to their whole text', async () => {
+    const archived: string[] = []
+    const out = await shortenEntries([waking(1), bigStep('b', 70_000)], 60_000, async text => { archived.push(text); return 'artifact://context/abc.txt' })
+    const value = (out[1] as any).messages[1].content[0].output.value as string
+    expect(value.startsWith('z'.repeat(1000))).to.equal(true)
+    expect(value.length).to.be.below(60_000)
+    expect(value).to.match(/\[shortened to fit your context window; the whole text: read\(\{url: "artifact:\/\/context\/abc\.txt"\}\)\]$/)
+    expect(archived).to.deep.equal(['z'.repeat(70_000)])
   })
 })

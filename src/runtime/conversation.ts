@@ -209,6 +209,7 @@ export class Conversation implements TurnPort {
     return buildRequest({
       entries: this.entries, profile: this.profile, forgotten: this.forgotten, consumed: this.consumed,
       currentTurn: this.currentTurn?.number ?? this.turnCounter, loadImage: url => this.deps.loadImage(url),
+      archive: text => this.stores.artifacts.write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
     })
   }
 

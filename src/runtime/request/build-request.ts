@@ -3,7 +3,9 @@
 import type { ModelMessage } from 'ai'
 import type { ProfileConfig } from '../../config/types'
 import type { Entry } from '../types'
-import { toModelMessages, windowEntries } from './build-messages'
+import { toModelMessages } from './build-messages'
+import { shortenEntries, type Archive } from './shorten'
+import { windowEntries } from './window'
 import { project, type LoadedImage } from './projection'
 
 export interface ModelRequest {
@@ -21,18 +23,21 @@ export interface RequestInput {
   consumed: Set<string>
   currentTurn: number
   loadImage(url: string): Promise<LoadedImage>
+  /** where texts too long for the window are archived */
+  archive: Archive
 }
 
 export const TRIMMED_NOTE = '[earlier history is outside your context window]'
 
 export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
   const { maxMessages, maxChars } = o.profile.context
-  const window = windowEntries(o.entries, { maxMessages, maxChars })
+  const picked = windowEntries(o.entries, { maxMessages, maxChars })
+  const window = picked.over ? await shortenEntries(picked.entries, maxChars, o.archive) : picked.entries
   const projection = await project({
     entries: window, config: o.profile.attachment, consumed: o.consumed, currentTurn: o.currentTurn, load: o.loadImage,
   })
   const messages = toModelMessages(window, o.profile.mode === 'cross', projection.byEntry)
-  if (messages.length && (o.forgotten || window.length < o.entries.length || messages[0].role !== 'user')) {
+  if (messages.length && (o.forgotten || picked.trimmed || messages[0].role !== 'user')) {
     messages.unshift({ role: 'user', content: TRIMMED_NOTE })
   }
   return { messages, shownOnce: projection.shownOnce }

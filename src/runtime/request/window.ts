@@ -1,0 +1,122 @@
+// Which history entries the next request shows (SPEC §10): the newest that fit `context`, never
+// separating a tool call from its result (a step entry holds both and is kept or dropped whole),
+// and never empty: the facts that woke the turn and the newest step are always in it, even when
+// they alone are over the limits (then they are shortened, see shorten.ts).
+import type { Entry } from '../types'
+import { factLine } from '../render-facts'
+
+export interface WindowLimits {
+  maxMessages: number
+  maxChars: number
+}
+
+export interface Window {
+  entries: Entry[]
+  /** the mandatory entries alone are over maxChars: shorten them */
+  over: boolean
+  /** some entries were left out */
+  trimmed: boolean
+}
+
+interface Unit {
+  messages: number
+  chars: number
+}
+
+export const GAP_NOTE = '[earlier steps of this turn are outside your context window]'
+
+// Entries never change once written, so their sizes are measured once.
+const sizes = new WeakMap<Entry, Unit>()
+
+export function sizeOf(entry: Entry): Unit {
+  let unit = sizes.get(entry)
+  if (!unit) sizes.set(entry, unit = measure(entry))
+  return unit
+}
+
+function measure(entry: Entry): Unit {
+  switch (entry.type) {
+    case 'fact': return { messages: 1, chars: factLine(entry.fact).length }
+    case 'note': return { messages: 1, chars: entry.text.length }
+    case 'step': return { messages: entry.messages.length, chars: JSON.stringify(entry.messages).length }
+    default: return { messages: 0, chars: 0 }
+  }
+}
+
+const bearsMessages = (e: Entry) => e.type === 'fact' || e.type === 'note' || e.type === 'step'
+
+/** Indices that every window holds: [from, length) and, when the turn has stepped, its waking facts. */
+function mandatory(entries: Entry[]): { tailFrom: number; head?: [number, number] } {
+  const n = entries.length
+  let turn = -1
+  for (let i = n - 1; i >= 0; i--) if (entries[i].type === 'turn') { turn = i; break }
+  let step = -1
+  for (let i = n - 1; i > turn; i--) if (entries[i].type === 'step') { step = i; break }
+  if (step < 0) {
+    // No step yet in this turn: from its waking facts (or the newest message) on.
+    let from = n
+    for (let i = n - 1; i >= 0; i--) if (bearsMessages(entries[i])) { from = i; break }
+    const woke = wakingFact(entries, turn)
+    return { tailFrom: woke >= 0 ? Math.min(woke, from) : from }
+  }
+  const woke = wakingFact(entries, turn)
+  // the turn's opening entries (turn, wake note) stand with the facts that woke it
+  let headEnd = turn + 1
+  while (headEnd < step && entries[headEnd].type === 'note') headEnd++
+  return { tailFrom: step, head: woke >= 0 ? [woke, headEnd] : turn >= 0 ? [turn, headEnd] : undefined }
+}
+
+/** The newest fact that woke the turn starting at `turn` (facts arrive before the turn entry). */
+function wakingFact(entries: Entry[], turn: number): number {
+  for (let i = turn - 1; i >= 0; i--) {
+    const e = entries[i]
+    if (e.type === 'fact' && e.wake) return i
+    if (e.type === 'step' || e.type === 'turn') break
+  }
+  return -1
+}
+
+/** The entries of the next request, oldest first. */
+export function windowEntries(entries: Entry[], limits: WindowLimits): Window {
+  const { tailFrom, head } = mandatory(entries)
+  const must = (i: number) => i >= tailFrom || (!!head && i >= head[0] && i < head[1])
+  let messages = 0
+  let chars = 0
+  for (let i = 0; i < entries.length; i++) {
+    if (!must(i)) continue
+    const u = sizeOf(entries[i])
+    messages += u.messages
+    chars += u.chars
+  }
+  const over = chars > limits.maxChars
+  const picked: Entry[] = []
+  let refused = false
+  let gap = false
+  let kept = 0
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]
+    if (must(i)) {
+      if (refused && !gap && picked.length) {
+        // optional entries between the newest step and the waking facts were left out
+        picked.push({ type: 'note', at: e.at, kind: 'info', text: GAP_NOTE })
+        gap = true
+      }
+      picked.push(e)
+      kept++
+      continue
+    }
+    if (refused) continue
+    const u = sizeOf(e)
+    if (messages + u.messages > limits.maxMessages || chars + u.chars > limits.maxChars) {
+      refused = true
+      continue
+    }
+    messages += u.messages
+    chars += u.chars
+    picked.push(e)
+    kept++
+  }
+  // A window must not open on a tool message; step entries keep call and result together, so
+  // only an assistant message could lead, which every provider accepts.
+  return { entries: picked.reverse(), over, trimmed: kept < entries.length }
+}
