@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { uuidv7, UUIDV7 } from '../src/util/uuidv7'
 import { safeName } from '../src/util/safe-name'
+import { markupCut } from '../src/runtime/long-facts'
 
 describe('small utilities', () => {
   it('uuidv7 ids are valid and increase', () => {
@@ -12,5 +13,17 @@ describe('small utilities', () => {
     expect(safeName('group:123')).to.equal('group%3A123')
     expect(safeName('..')).to.equal('%2E%2E')
     expect(safeName('a/b')).to.not.include('/')
+  })
+})
+
+describe('long messages are cut between elements', () => {
+  it('never inside a tag, an entity or a surrogate pair', () => {
+    const img = '<img src="asset://0190f9f3-0000-7000-8000-000000000000"/>'
+    const text = 'x'.repeat(3990) + img + ' tail'
+    expect(markupCut(text, 4000)).to.equal(3990)
+    expect(markupCut('a'.repeat(3998) + '&amp;b', 4000)).to.equal(3998)
+    expect(markupCut('a'.repeat(3999) + '😀', 4000)).to.equal(3999)
+    expect(markupCut('a'.repeat(5000), 4000)).to.equal(4000)
+    expect(markupCut('<b>bold</b>' + 'a'.repeat(5000), 4000)).to.equal(4000)
   })
 })

@@ -3,6 +3,7 @@ import { Context, Universal } from 'koishi'
 import { rawChannel } from '../claims/channel-key'
 import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
+import { httpGet } from '../resources/schemes/http-fetch'
 
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
@@ -28,9 +29,9 @@ export function koishiPlatform(ctx: Context): Platform {
         else if (b?.platform === 'telegram') await b.internal?.sendChatAction?.({ chat_id: raw, action: 'typing' })
       } catch {}
     },
-    async fetch(url, { timeoutMs, maxBytes, signal }) {
+    async fetch(url, { timeoutMs, maxBytes, signal, allowPrivate }) {
       if (!/^https?:\/\//i.test(url)) throw new ResourceError('read_failed', `cannot fetch ${url.slice(0, 80)}: only http(s) sources are fetched`)
-      // Koishi's HTTP client carries the instance's proxy settings; without the http plugin, plain fetch.
+      // Koishi's HTTP client carries the instance's proxy settings (and the adapter's own trust, SPEC §5.4).
       if (typeof (ctx as any).http === 'function') {
         const res = await ctx.http(url, {
           method: 'GET', timeout: timeoutMs, signal,
@@ -38,10 +39,9 @@ export function koishiPlatform(ctx: Context): Platform {
         })
         return { data: res.data as Buffer, mediaType: res.headers.get('content-type') ?? undefined }
       }
-      const timeout = AbortSignal.timeout(timeoutMs)
-      const raw = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
-      if (!raw.ok) throw new ResourceError(raw.status === 404 ? 'not_found' : 'read_failed', `${url} answered ${raw.status}`)
-      return { data: await readCapped(raw, maxBytes), mediaType: raw.headers.get('content-type') ?? undefined }
+      // Without it the URL is fetched like one the model asked for: private addresses only with http.allowPrivate.
+      const res = await httpGet(url, { allowPrivate, timeoutMs, maxBytes, signal })
+      return { data: res.data, mediaType: res.mediaType }
     },
   }
 }

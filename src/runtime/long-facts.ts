@@ -6,9 +6,19 @@ import { safeCut } from '../util/surrogate'
 
 export const MAX_FACT_CHARS = 4000
 
+/** A cut at `at` or before it that splits no element tag, entity or surrogate pair (an <img> on the cut stays whole in the rest). */
+export function markupCut(content: string, at: number): number {
+  let cut = safeCut(content, at)
+  const open = content.lastIndexOf('<', cut - 1)
+  if (open >= 0 && content.indexOf('>', open) >= cut) cut = open
+  const amp = content.lastIndexOf('&', cut - 1)
+  if (amp >= 0 && !content.slice(amp, cut).includes(';') && cut - amp <= 10) cut = amp
+  return cut
+}
+
 export async function shortenFact(fact: Fact, artifacts: ArtifactStore): Promise<Fact> {
   if (fact.content.length <= MAX_FACT_CHARS) return fact
   const url = await artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
-  const cut = safeCut(fact.content, MAX_FACT_CHARS)
+  const cut = markupCut(fact.content, MAX_FACT_CHARS)
   return { ...fact, content: `${fact.content.slice(0, cut)} [message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]` }
 }

@@ -76,7 +76,8 @@ export class Runtime {
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
     this.resources = new ResourceCenter({ files: options.files })
-    this.assets = new AssetStore(join(this.home, 'assets'), options.platform.fetch?.bind(options.platform))
+    const fetch = options.platform.fetch
+    this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, o) => fetch.call(options.platform, url, { ...o, allowPrivate: options.profile.http.allowPrivate })))
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.images = new ImageLoader(this.resources)
     const models = options.models

@@ -28,7 +28,11 @@ export interface Platform {
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
   /** Fetches remote bytes (assets) through the host's HTTP client. */
-  fetch?(url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<{ data: Buffer; mediaType?: string }>
+  /**
+   * Fetches remote bytes (assets) through the host's HTTP client; without one, private addresses
+   * are refused unless `allowPrivate`.
+   */
+  fetch?(url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal; allowPrivate: boolean }): Promise<{ data: Buffer; mediaType?: string }>
 }
 
 export type WakeReason = string

@@ -1,0 +1,51 @@
+// SPEC §10 / issue 10: without Koishi's HTTP client, media people send are fetched like URLs the
+// model asks for: loopback and private addresses only with http.allowPrivate.
+import { expect } from 'chai'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Harness, call } from '../support/harness'
+import { toolResultsOf } from '../support/fake-openai'
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
+describe('faults: inbound media on private addresses', function () {
+  let h: Harness
+  let server: Server
+  let hits = 0
+  before(async () => {
+    server = createServer((_req, res) => { hits++; res.writeHead(200, { 'content-type': 'image/png' }).end(PNG) })
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+  })
+  after(() => new Promise<void>(r => server.close(() => r())))
+  afterEach(async () => { await h?.stop() })
+
+  async function readInboundImage(allowPrivate: boolean): Promise<string> {
+    h = await Harness.start({ http: false, profile: { http: { enabled: false, allowPrivate } } })
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cat.png`
+    h.server.script(
+      (req) => {
+        const id = /asset:\/\/([0-9a-f-]+)/.exec(JSON.stringify(req.body.messages))[1]
+        return { toolCalls: [call('read', { url: `asset://${id}?view=meta` }), call('read', { url: `asset://${id}` })] }
+      },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive(`<img src="${url}"/>`)
+    await h.server.waitForRequests(2)
+    await h.settled()
+    return toolResultsOf(h.server.requests[1]).map(r => r.content).join('\n')
+  }
+
+  it('are refused as forbidden without http.allowPrivate, and nothing is fetched', async () => {
+    hits = 0
+    const out = await readInboundImage(false)
+    expect(out).to.match(/forbidden: .*127\.0\.0\.1.*(loopback|private)/)
+    expect(hits).to.equal(0)
+  })
+
+  it('are fetched with http.allowPrivate', async () => {
+    hits = 0
+    const out = await readInboundImage(true)
+    expect(out).to.match(/\[attachment: asset:\/\/[0-9a-f-]+; image\/png; 70 bytes; 1x1\]/)
+    expect(hits).to.equal(1)
+  })
+})
