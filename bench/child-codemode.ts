@@ -5,8 +5,9 @@ import { LIMITS } from './sandbox-limits'
 async function main() {
   const withWarmUp = process.argv[2] === 'warm'
   let t = now()
-  const sandbox: typeof import('../src/sandbox') = require('../src/sandbox')
+  const { Sandbox }: typeof import('../src/sandbox') = require('../src/sandbox')
   const importMs = now() - t
+  const sandbox = new Sandbox()
   let warmUpMs: number | undefined
   if (withWarmUp) {
     t = now()
@@ -14,12 +15,12 @@ async function main() {
     warmUpMs = now() - t
   }
   t = now()
-  const out = await sandbox.runProgram('return 1', { tools: {}, limits: LIMITS })
+  const out = await sandbox.run('return 1', { tools: {}, limits: LIMITS })
   const firstMs = now() - t
   if (!out.ok || out.value !== 1) throw new Error(`first program failed: ${JSON.stringify(out)}`)
   // performance.now() counts from process start
   const sinceStartMs = now()
-  await sandbox.shutdownSandbox()
+  await sandbox.shutdown()
   report({ importMs, warmUpMs, firstMs, sinceStartMs })
 }
 

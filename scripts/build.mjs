@@ -1,4 +1,5 @@
-// Bundles src/index.ts to lib/index.js (CommonJS) with the YAML locales inlined; tsc writes the .d.ts.
+// Bundles src/index.ts to lib/index.js (CommonJS) with the YAML locales inlined, and the codemode
+// sandbox's worker thread to lib/sandbox-worker.js beside it; tsc writes the .d.ts.
 import { build } from 'esbuild'
 import { readFile } from 'node:fs/promises'
 import { load } from 'js-yaml'
@@ -25,4 +26,17 @@ await build({
   sourcemap: true,
   loader: { '.txt': 'text', '.md': 'text' },
   plugins: [yaml],
+})
+
+// Started by src/sandbox/pool.ts from the folder of the bundle
+await build({
+  entryPoints: ['src/sandbox/worker/main.ts'],
+  outfile: 'lib/sandbox-worker.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  charset: 'utf8',
+  sourcemap: true,
 })

@@ -2,6 +2,7 @@
 // loads into Koishi, answers through the real provider, and its codemode worker starts from lib/.
 import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
+import type { WorkerOptions } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
@@ -10,9 +11,20 @@ import mock from '@koishijs/plugin-mock'
 import { FakeOpenAI, toolResultsOf } from './support/fake-openai'
 
 const plugin = require('..')
+// the module object itself (an import would give a copy), to watch what workers start from
+const workerThreads: typeof import('node:worker_threads') = require('node:worker_threads')
 
 describe('the built package (lib/)', () => {
-  it('runs a codemode program from the bundle', async () => {
+  it('runs a codemode program from the bundle, in a worker started from lib/sandbox-worker.js', async () => {
+    // record what the bundle starts its workers from (it reads Worker off the module at each use)
+    const Original = workerThreads.Worker
+    const started: unknown[] = []
+    ;(workerThreads as { Worker: unknown }).Worker = class extends Original {
+      constructor(file: string | URL, options?: WorkerOptions) {
+        started.push(file)
+        super(file, options)
+      }
+    }
     const server = await FakeOpenAI.start()
     const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
     const app = new App()
@@ -32,7 +44,10 @@ describe('the built package (lib/)', () => {
       await app.mock.client('bob').receive('go')
       await server.waitForRequests(2)
       expect(JSON.parse(toolResultsOf(server.requests[1]).at(-1).content)).to.deep.equal([2, 4, 6])
+      expect(started.length).to.be.greaterThan(0)
+      expect(started.every((f) => f === join(__dirname, '..', 'lib', 'sandbox-worker.js'))).to.equal(true, String(started))
     } finally {
+      ;(workerThreads as { Worker: unknown }).Worker = Original
       nodeMock.restoreAll()
       mockFork.dispose()
       await app.stop()

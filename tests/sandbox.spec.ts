@@ -1,7 +1,9 @@
-// The QuickJS sandbox through its real worker pool: semantics, every limit, containment.
+// The QuickJS sandbox through its real worker pool: semantics, every limit, containment, and
+// the life of Sandbox instances.
 import { expect } from 'chai'
 import FakeTimers from '@sinonjs/fake-timers'
-import { runProgram, shutdownSandbox, warmUp, WATCHDOG_GRACE_MS, type HostTool, type ProgramOutcome, type SandboxLimits } from '../src/sandbox'
+import { Sandbox, WATCHDOG_GRACE_MS, type HostTool, type ProgramOutcome, type SandboxLimits } from '../src/sandbox'
+import { captureClock } from '../src/util/clock'
 
 const MiB = 1 << 20
 
@@ -28,8 +30,15 @@ const tools: Record<string, HostTool> = {
   nothing: async () => undefined,
 }
 
-function run(code: string, extra: Partial<SandboxLimits> = {}, more: Record<string, HostTool> = {}, signal?: AbortSignal) {
-  return runProgram(code, { tools: { ...tools, ...more }, limits: { ...limits, ...extra }, signal })
+const sandbox = new Sandbox()
+
+function run(code: string, extra: Partial<SandboxLimits> = {}, more: Record<string, HostTool> = {}, signal?: AbortSignal, on = sandbox) {
+  return on.run(code, { tools: { ...tools, ...more }, limits: { ...limits, ...extra }, signal })
+}
+
+/** Resolves once `test()` holds, polling every 5 ms. */
+async function until(test: () => boolean) {
+  while (!test()) await sleep(5)
 }
 
 function expectOk(o: ProgramOutcome): unknown {
@@ -59,8 +68,8 @@ const STANDARD_GLOBALS = `AggregateError Array ArrayBuffer BigInt BigInt64Array 
 describe('sandbox', function () {
   this.timeout(20000)
 
-  before(() => warmUp())
-  after(() => shutdownSandbox())
+  before(() => sandbox.warmUp())
+  after(() => sandbox.shutdown())
 
   describe('programs and tools', () => {
     it('runs the body of an async function: await, return, no return gives null', async () => {
@@ -239,11 +248,17 @@ describe('sandbox', function () {
     })
 
     it('keeps its deadline while fake timers are installed', async () => {
+      // the real timers, captured before the fakes go in
+      const own = new Sandbox({ clock: captureClock() })
+      await own.warmUp()
       const clock = FakeTimers.install()
       try {
-        expectError(await run('for (;;) {}', { timeoutMs: 300 }), 'TimeoutError')
+        const o = await run('for (;;) {}', { timeoutMs: 300 }, {}, undefined, own)
+        expectError(o, 'TimeoutError')
+        expect(o.stats.wallMs).to.be.within(250, 1500)
       } finally {
         clock.uninstall()
+        await own.shutdown()
       }
     })
   })
@@ -277,6 +292,45 @@ describe('sandbox', function () {
       expect((value.b as Record<string, unknown>).x).to.equal(undefined)
       // state does not survive into the next program
       expect(expectOk(await run('return [({}).x, typeof globalThis.secret]'))).to.deep.equal([null, 'undefined'])
+    })
+  })
+
+  describe('instances', () => {
+    it('keeps two Sandbox instances independent: shutting one down leaves the other running', async () => {
+      const a = new Sandbox()
+      const b = new Sandbox()
+      try {
+        let open: ((v: unknown) => void) | undefined
+        const gate: HostTool = () => new Promise((resolve) => { open = resolve })
+        const onB = run('const x = await tools.gate()\nreturn x + 1', {}, { gate }, undefined, b)
+        expect(expectOk(await run('return 1', {}, {}, undefined, a))).to.equal(1)
+        await until(() => open !== undefined)
+        await a.shutdown()
+        expect(a.workerCount).to.equal(0)
+        expect(b.workerCount).to.equal(1)
+        open!(41)
+        expect(expectOk(await onB)).to.equal(42)
+        // a shut-down sandbox starts workers again for the next program
+        expect(expectOk(await run('return 2', {}, {}, undefined, a))).to.equal(2)
+      } finally {
+        await Promise.all([a.shutdown(), b.shutdown()])
+      }
+    })
+
+    it('leaves no worker thread after shutdown(); a program running then ends with SandboxError', async () => {
+      const s = new Sandbox()
+      const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length
+      const before = ports()
+      let started = 0
+      const hang: HostTool = () => { started++; return new Promise(() => {}) }
+      const running = [1, 2, 3].map(() => run('await tools.hang()', { timeoutMs: 10000 }, { hang }, undefined, s))
+      await until(() => started === 3)
+      expect(s.workerCount).to.equal(3)
+      expect(ports()).to.equal(before + 3)
+      await s.shutdown()
+      expect(s.workerCount).to.equal(0)
+      expect(ports()).to.equal(before)
+      for (const o of await Promise.all(running)) expect(expectError(o, 'SandboxError').message).to.equal('the sandbox was shut down')
     })
   })
 })

@@ -1,3 +1,6 @@
+// The sandbox's limits: the fixed bounds of the design and the normalisation of a profile's
+// codemode quotas (missing or invalid values fall back to the plugin's defaults, DEFAULT_CODEMODE).
+import { DEFAULT_CODEMODE } from '../config/defaults'
 import type { SandboxLimits } from './types'
 
 const KiB = 1024
@@ -33,15 +36,16 @@ const count = (v: unknown, fallback: number, min = 0, max = Number.MAX_SAFE_INTE
   typeof v === 'number' && !Number.isNaN(v) ? Math.min(max, Math.max(min, Math.floor(v))) : fallback
 
 export function normalizeLimits(l: SandboxLimits): Limits {
-  const memory = count(l.memoryLimitBytes, 64 * MiB, MIN_MEMORY_BYTES, MAX_MEMORY_BYTES)
+  const d = DEFAULT_CODEMODE
+  const memory = count(l.memoryLimitBytes, d.memoryLimitBytes, MIN_MEMORY_BYTES, MAX_MEMORY_BYTES)
   return {
     // setTimeout's ceiling is 2^31-1 ms
-    timeoutMs: count(l.timeoutMs, 30_000, 1, 2 ** 31 - 1 - WATCHDOG_GRACE_MS),
+    timeoutMs: count(l.timeoutMs, d.timeoutMs, 1, 2 ** 31 - 1 - WATCHDOG_GRACE_MS),
     pages: Math.floor(memory / PAGE),
-    maxToolCalls: count(l.maxToolCalls, 1000),
-    maxToolInputBytes: count(l.maxToolInputBytes, 256 * KiB),
-    maxToolOutputBytes: count(l.maxToolOutputBytes, MiB),
-    maxResultBytes: count(l.maxResultBytes, MiB),
+    maxToolCalls: count(l.maxToolCalls, d.maxToolCalls),
+    maxToolInputBytes: count(l.maxToolInputBytes, d.maxToolInputBytes),
+    maxToolOutputBytes: count(l.maxToolOutputBytes, d.maxToolOutputBytes),
+    maxResultBytes: count(l.maxResultBytes, d.maxResultBytes),
     maxLogBytes: count(l.maxLogBytes, DEFAULT_LOG_BYTES),
   }
 }

@@ -1,22 +1,35 @@
+// The worker threads of one Sandbox: one program per worker (so a watchdog kill never takes
+// another program down), a few kept idle and warm, more started on demand up to a maximum, then
+// programs queue. Also how a worker thread is started, from the build or from the TS sources.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { readFileSync } from 'node:fs'
-import { PRELUDE } from './prelude'
-import { WORKER_SOURCE } from './worker-source'
+import { compileWasm } from './wasm'
 import { QUICKJS_STACK_BYTES, WORKER_STACK_MB } from './limits'
+import type { HostMessage, WorkerData, WorkerMessage } from './protocol'
+import { FLAG_INTERRUPT, FLAG_POSTED } from './protocol'
 
-/**
- * Idle workers kept warm; more start on demand up to MAX_WORKERS, then programs queue (the
- * queue wait counts in stats.wallMs, not in the program's timeoutMs). One program per worker,
- * so a watchdog kill never takes another program down with it.
- */
-const IDLE_KEEP = 2
-const MAX_WORKERS = 8
-/** How long the worker spins for a tool result before sleeping (see worker-source.ts). */
-const SPIN_MS = 0.3
+/** How long the worker spins for a tool result before sleeping (see worker/main.ts). */
+export const SPIN_MS = 0.3
 const DEFAULT_PAGES = 1024
+const SHUT_DOWN = 'the sandbox was shut down'
+
+// The bundle (lib/index.js) has the worker built beside it (scripts/build.mjs); from the TS
+// sources there is none, and dev-worker.ts bundles worker/main.ts in memory instead.
+const BUILT_WORKER = join(__dirname, 'sandbox-worker.js')
+let built: boolean | undefined
+
+function newWorker(workerData: WorkerData): Worker {
+  built ??= existsSync(BUILT_WORKER)
+  const resourceLimits = { stackSizeMb: WORKER_STACK_MB }
+  if (built) return new Worker(BUILT_WORKER, { workerData, resourceLimits })
+  // by a computed path, so the bundle leaves this dev-only module (and esbuild) out
+  const { startDevWorker } = require(join(__dirname, 'dev-worker')) as typeof import('./dev-worker')
+  return startDevWorker({ workerData, resourceLimits })
+}
 
 export type WorkerEvent =
-  | { type: 'message'; data: unknown[] }
+  | { type: 'message'; data: WorkerMessage }
   | { type: 'exit'; error: Error }
 
 /** One QuickJS worker thread, running at most one program at a time. */
@@ -24,50 +37,35 @@ export class SandboxWorker {
   readonly worker: Worker
   readonly ready: Promise<void>
   alive = true
-  readonly epoch = pool.epoch
   exited: Promise<unknown> = Promise.resolve()
   /** Receives the worker's messages and its death while a program runs on it. */
   listener: ((e: WorkerEvent) => void) | null = null
   private readonly flags: Int32Array
 
-  constructor(wasmModule: WebAssembly.Module, pages: number, warm: boolean) {
+  constructor(wasmModule: WebAssembly.Module, pages: number, warm: boolean, readonly epoch: number, private readonly onDeath: (w: SandboxWorker) => void) {
     const shared = new SharedArrayBuffer(8)
     this.flags = new Int32Array(shared)
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        wasmModule,
-        flags: shared,
-        pages,
-        warm,
-        prelude: PRELUDE,
-        spinMs: SPIN_MS,
-        stackBytes: QUICKJS_STACK_BYTES,
-        corePath: require.resolve('quickjs-emscripten-core'),
-        variantPath: require.resolve('@jitl/quickjs-wasmfile-release-sync'),
-      },
-      resourceLimits: { stackSizeMb: WORKER_STACK_MB },
-    })
+    this.worker = newWorker({ wasmModule, flags: shared, pages, warm, spinMs: SPIN_MS, stackBytes: QUICKJS_STACK_BYTES })
     this.ready = new Promise((resolve, reject) => {
-      this.worker.once('message', (m: unknown[]) => m[1] ? reject(new Error(String(m[1]))) : resolve())
+      this.worker.once('message', (m: WorkerMessage) => m[0] === 'ready' && m[1] ? reject(new Error(String(m[1]))) : resolve())
       this.worker.once('exit', () => reject(new Error('the sandbox worker exited during startup')))
     })
     this.ready.catch(() => this.kill())
-    this.worker.on('message', (m: unknown[]) => {
+    this.worker.on('message', (m: WorkerMessage) => {
       if (m[0] !== 'ready') this.listener?.({ type: 'message', data: m })
     })
     this.worker.on('error', (error) => this.died(error))
     this.worker.on('exit', (code) => this.died(new Error(`the sandbox worker exited (code ${code})`)))
   }
 
-  post(message: unknown[]) {
+  post(message: HostMessage) {
     this.worker.postMessage(message)
-    Atomics.add(this.flags, 0, 1)
+    Atomics.add(this.flags, FLAG_POSTED, 1)
   }
 
   /** Ask a busy guest to stop at the interrupt handler's next poll. */
   interrupt(runId: number) {
-    Atomics.store(this.flags, 1, runId)
+    Atomics.store(this.flags, FLAG_INTERRUPT, runId)
   }
 
   /** Terminate the worker; a program running on it ends with `reason`. */
@@ -78,7 +76,7 @@ export class SandboxWorker {
   private died(error: Error) {
     if (!this.alive) return
     this.alive = false
-    pool.all.delete(this)
+    this.onDeath(this)
     this.exited = this.worker.terminate().catch(() => {})
     const listener = this.listener
     this.listener = null
@@ -86,95 +84,98 @@ export class SandboxWorker {
   }
 }
 
-const pool = {
-  epoch: 0,
-  starting: 0,
-  all: new Set<SandboxWorker>(),
-  idle: [] as SandboxWorker[],
-  waiters: [] as Array<{ resolve: (w: SandboxWorker) => void; reject: (e: unknown) => void }>,
-  wasm: undefined as Promise<WebAssembly.Module> | undefined,
-  warming: undefined as Promise<void> | undefined,
-  pages: DEFAULT_PAGES,
-}
+type Waiter = { resolve: (w: SandboxWorker) => void; reject: (e: unknown) => void }
 
-function compileWasm() {
-  // Compiled once per process; workers receive the Module and share its compiled code
-  if (!pool.wasm) {
-    pool.wasm = (async () => WebAssembly.compile(readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))))()
-    pool.wasm.catch(() => { pool.wasm = undefined })
+export class WorkerPool {
+  /** Bumped by shutdown(): workers of an older epoch are not reused. */
+  private epoch = 0
+  private starting = 0
+  private readonly all = new Set<SandboxWorker>()
+  private idle: SandboxWorker[] = []
+  private waiters: Waiter[] = []
+  private warming: Promise<void> | undefined
+  /** The memory size of the latest program, for the instances idle workers prepare. */
+  private pages = DEFAULT_PAGES
+  private readonly forget = (w: SandboxWorker) => { this.all.delete(w) }
+
+  /** `idleKeep` idle workers are kept warm; more start on demand up to `maxWorkers`, then programs queue. */
+  constructor(private readonly maxWorkers: number, private readonly idleKeep: number) {}
+
+  /** Worker threads alive or starting. */
+  get size(): number {
+    return this.all.size + this.starting
   }
-  return pool.wasm
-}
 
-/** `warm`: the worker runs a throwaway program first; for workers started ahead of need. */
-async function spawn(warm = false): Promise<SandboxWorker> {
-  const epoch = pool.epoch
-  pool.starting++
-  let w: SandboxWorker
-  try {
-    w = new SandboxWorker(await compileWasm(), pool.pages, warm)
-    pool.all.add(w)
-  } finally {
-    pool.starting--
-  }
-  await w.ready
-  if (epoch !== pool.epoch) {
-    w.kill('the sandbox was shut down')
-    throw new Error('the sandbox was shut down')
-  }
-  return w
-}
-
-function spawnFor(waiter: (typeof pool.waiters)[number]) {
-  spawn().then(waiter.resolve, waiter.reject)
-}
-
-/** A worker for one program; `pages` lets idle workers pre-instantiate the right memory size. */
-export function acquire(pages: number): Promise<SandboxWorker> {
-  pool.pages = pages
-  let w: SandboxWorker | undefined
-  // the worker idle the longest is the likeliest to have its next instance ready
-  while ((w = pool.idle.shift())) {
-    if (w.alive) {
-      w.worker.ref()
-      return Promise.resolve(w)
+  /** `warm`: the worker runs a throwaway program first; for workers started ahead of need. */
+  private async spawn(warm = false): Promise<SandboxWorker> {
+    const epoch = this.epoch
+    this.starting++
+    let w: SandboxWorker
+    try {
+      w = new SandboxWorker(await compileWasm(), this.pages, warm, epoch, this.forget)
+      this.all.add(w)
+    } finally {
+      this.starting--
     }
+    await w.ready
+    if (epoch !== this.epoch) {
+      w.kill(SHUT_DOWN)
+      throw new Error(SHUT_DOWN)
+    }
+    return w
   }
-  if (pool.all.size + pool.starting < MAX_WORKERS) return spawn()
-  return new Promise((resolve, reject) => pool.waiters.push({ resolve, reject }))
-}
 
-export function release(w: SandboxWorker) {
-  w.listener = null
-  const waiter = pool.waiters.shift()
-  if (!w.alive) {
-    if (w.epoch !== pool.epoch) return waiter && spawnFor(waiter)
-    if (waiter) spawnFor(waiter)
-    else if (pool.idle.length === 0) spawn(true).then((fresh) => idle(fresh), () => {})
-    return
+  private spawnFor(waiter: Waiter) {
+    this.spawn().then(waiter.resolve, waiter.reject)
   }
-  if (waiter) return waiter.resolve(w)
-  if (pool.idle.length >= IDLE_KEEP) return w.kill()
-  idle(w)
-}
 
-function idle(w: SandboxWorker) {
-  if (!w.alive) return
-  w.worker.unref()
-  pool.idle.push(w)
-}
+  /** A worker for one program; `pages` lets idle workers pre-instantiate the right memory size. */
+  acquire(pages: number): Promise<SandboxWorker> {
+    this.pages = pages
+    let w: SandboxWorker | undefined
+    // the worker idle the longest is the likeliest to have its next instance ready
+    while ((w = this.idle.shift())) {
+      if (w.alive) {
+        w.worker.ref()
+        return Promise.resolve(w)
+      }
+    }
+    if (this.size < this.maxWorkers) return this.spawn()
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
+  }
 
-export function warmUp(): Promise<void> {
-  if (pool.idle.some((w) => w.alive)) return Promise.resolve()
-  pool.warming ??= spawn(true).then(idle).finally(() => { pool.warming = undefined })
-  return pool.warming
-}
+  release(w: SandboxWorker) {
+    w.listener = null
+    const waiter = this.waiters.shift()
+    if (!w.alive) {
+      if (w.epoch !== this.epoch) return waiter && this.spawnFor(waiter)
+      if (waiter) this.spawnFor(waiter)
+      else if (this.idle.length === 0) this.spawn(true).then((fresh) => this.park(fresh), () => {})
+      return
+    }
+    if (waiter) return waiter.resolve(w)
+    if (this.idle.length >= this.idleKeep) return w.kill()
+    this.park(w)
+  }
 
-export async function shutdown() {
-  pool.epoch++
-  const workers = [...pool.all]
-  pool.idle = []
-  for (const waiter of pool.waiters.splice(0)) waiter.reject(new Error('the sandbox was shut down'))
-  for (const w of workers) w.kill('the sandbox was shut down')
-  await Promise.all(workers.map((w) => w.exited))
+  private park(w: SandboxWorker) {
+    if (!w.alive) return
+    w.worker.unref()
+    this.idle.push(w)
+  }
+
+  warmUp(): Promise<void> {
+    if (this.idle.some((w) => w.alive)) return Promise.resolve()
+    this.warming ??= this.spawn(true).then((w) => this.park(w)).finally(() => { this.warming = undefined })
+    return this.warming
+  }
+
+  async shutdown() {
+    this.epoch++
+    const workers = [...this.all]
+    this.idle = []
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(SHUT_DOWN))
+    for (const w of workers) w.kill(SHUT_DOWN)
+    await Promise.all(workers.map((w) => w.exited))
+  }
 }

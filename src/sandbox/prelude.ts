@@ -35,12 +35,18 @@ export const PRELUDE = String.raw`(function (hostLog, hostFatal, namesJson, maxC
     return new P((resolve, reject) => { waiting[id] = [resolve, reject] })
   }
 
+  const rejected = (e) => new P((resolve, reject) => { reject(e) })
   const table = {}
   for (let i = 0; i < names.length; i++) {
     const index = i
-    const fn = async function (input) {
-      const out = await request(index, input)
-      return out === undefined ? undefined : parse(out)
+    // Not an async function: the program's await resumes in one job when settle() resolves the
+    // promise with the parsed output. Errors still come out as a rejected promise, as they would.
+    const fn = (input) => {
+      try {
+        return request(index, input)
+      } catch (e) {
+        return rejected(e)
+      }
     }
     defineProperty(fn, 'name', { value: names[i] })
     defineProperty(table, names[i], { value: fn, enumerable: true })
@@ -91,8 +97,15 @@ export const PRELUDE = String.raw`(function (hostLog, hostFatal, namesJson, maxC
       const w = waiting[id]
       if (w === undefined) return
       delete waiting[id]
-      if (errorName === undefined) w[0](payload)
-      else w[1](named(errorName, payload))
+      if (errorName !== undefined) return w[1](named(errorName, payload))
+      if (payload === undefined) return w[0](undefined)
+      let value
+      try {
+        value = parse(payload)
+      } catch (e) {
+        return w[1](e)
+      }
+      w[0](value)
     },
     serialize (v) {
       if (v === undefined) return undefined

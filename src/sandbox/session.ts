@@ -1,13 +1,14 @@
-import { acquire, release, type SandboxWorker, type WorkerEvent } from './pool'
-import { normalizeLimits, WATCHDOG_GRACE_MS, type Limits } from './limits'
-import { clearRealTimeout, now, queueRealMicrotask, setRealTimeout } from './timers'
+// The host side of one program: proxies its tool calls to the host tools, owns the deadline and
+// the watchdog, and turns whatever happens into a ProgramOutcome.
+import type { Clock, Timer } from '../util/clock'
+import type { SandboxWorker, WorkerEvent, WorkerPool } from './pool'
+import { WATCHDOG_GRACE_MS, type Limits } from './limits'
+import type { FlatReplies } from './protocol'
 import type { HostTool, ProgramError, ProgramOutcome, RunOptions } from './types'
-
-let nextRunId = 1
 
 const MAX_ERROR_CHARS = 16_384
 
-const describeError = (e: unknown) => {
+export const describeError = (e: unknown) => {
   try {
     const m = e !== null && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e)
     return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}…` : m
@@ -18,50 +19,24 @@ const describeError = (e: unknown) => {
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name })
 
-/**
- * Run `code` (the body of an async function) in a fresh QuickJS instance on a worker thread.
- * Never throws, never hangs: every path ends in a ProgramOutcome.
- */
-export async function runProgram(code: string, opts: RunOptions): Promise<ProgramOutcome> {
-  const started = now()
-  let session: Session | undefined
-  try {
-    const limits = normalizeLimits(opts.limits)
-    if (opts.signal?.aborted) return failed(started, { name: 'AbortError', message: 'the program was aborted by the host' })
-    let worker: SandboxWorker
-    try {
-      worker = await acquire(limits.pages)
-    } catch (e) {
-      return failed(started, { name: 'SandboxError', message: `could not start the sandbox: ${describeError(e)}` })
-    }
-    session = new Session(worker, String(code), opts, limits, started)
-    return await session.done
-  } catch (e) {
-    return failed(started, { name: 'SandboxError', message: `internal sandbox failure: ${describeError(e)}` }, session)
-  }
-}
-
-function failed(started: number, error: ProgramError, s?: Session): ProgramOutcome {
-  return { ok: false, error, logs: s?.logs ?? [], stats: { wallMs: now() - started, toolCalls: s?.toolCalls ?? 0 } }
-}
-
-/** The host side of one program: proxies tool calls, owns the deadline and the watchdog. */
-class Session {
+export class Session {
   readonly done: Promise<ProgramOutcome>
   readonly logs: string[] = []
   toolCalls = 0
   private resolve!: (o: ProgramOutcome) => void
   private finished = false
-  private readonly id = nextRunId++
   private readonly abort = new AbortController()
-  private outbox: unknown[] = []
+  private outbox: FlatReplies = []
   private flushQueued = false
-  private deadlineTimer: ReturnType<typeof setTimeout>
-  private watchdogTimer: ReturnType<typeof setTimeout>
+  private readonly deadlineTimer: Timer
+  private watchdogTimer: Timer
   private readonly onAbort = () => this.hostAbort()
 
   constructor(
+    private readonly clock: Clock,
+    private readonly pool: WorkerPool,
     private readonly worker: SandboxWorker,
+    private readonly id: number,
     code: string,
     private readonly opts: RunOptions,
     private readonly limits: Limits,
@@ -71,10 +46,10 @@ class Session {
     const names = Object.keys(opts.tools ?? {}).filter((k) => typeof opts.tools[k] === 'function')
     const { maxToolOutputBytes: _, ...workerLimits } = limits
     worker.listener = (e) => this.onEvent(e)
-    worker.post(['run', this.id, code, JSON.stringify(names), workerLimits])
+    worker.post(['run', id, code, JSON.stringify(names), workerLimits])
     // The worker enforces the deadline itself; these timers stop the tools and catch a stuck worker
-    this.deadlineTimer = setRealTimeout(() => this.abortTools('TimeoutError', 'the program timed out'), limits.timeoutMs)
-    this.watchdogTimer = setRealTimeout(() => this.kill({
+    this.deadlineTimer = clock.setTimeout(() => this.abortTools('TimeoutError', 'the program timed out'), limits.timeoutMs)
+    this.watchdogTimer = clock.setTimeout(() => this.kill({
       name: 'TimeoutError',
       message: `the program exceeded its time limit of ${limits.timeoutMs} ms and was stopped by the watchdog`,
     }), limits.timeoutMs + WATCHDOG_GRACE_MS)
@@ -90,17 +65,18 @@ class Session {
         : { ok: false, error: { name: 'SandboxError', message: e.error.message } })
     }
     const m = e.data
-    if (m[1] !== this.id) return
     if (m[0] === 'calls') {
-      this.addLogs(m[3] as string[] | null)
-      const calls = m[2] as Array<number | string | null>
+      if (m[1] !== this.id) return
+      this.addLogs(m[3])
+      const calls = m[2]
       for (let i = 0; i < calls.length; i += 3) this.callTool(calls[i] as number, calls[i + 1] as string, calls[i + 2] as string | null)
     } else if (m[0] === 'done') {
-      this.addLogs(m[3] as string[] | null)
-      this.toolCalls = Math.max(this.toolCalls, m[4] as number)
-      const result = m[2] as { json?: string | null } & Partial<ProgramError>
-      const peak = m[5] as number | null
-      if (result.name !== undefined) return this.end({ ok: false, error: result as ProgramError }, peak)
+      if (m[1] !== this.id) return
+      this.addLogs(m[3])
+      this.toolCalls = Math.max(this.toolCalls, m[4])
+      const result = m[2]
+      const peak = m[5]
+      if ('name' in result) return this.end({ ok: false, error: result }, peak)
       let value: unknown = null
       try {
         if (result.json != null) value = JSON.parse(result.json)
@@ -145,13 +121,13 @@ class Session {
   }
 
   // Results settled in the same microtask burst go to the worker in one message
-  private reply(id: number, kind: 0 | 1, payload: unknown) {
+  private reply(id: number, kind: 0 | 1, payload: string | null | [string, string]) {
     // Past the deadline or an abort, tool failures caused by the abort must not reach the program
     if (this.finished || this.abort.signal.aborted) return
     this.outbox.push(id, kind, payload)
     if (this.flushQueued) return
     this.flushQueued = true
-    queueRealMicrotask(() => {
+    this.clock.queueMicrotask(() => {
       this.flushQueued = false
       if (this.finished || !this.outbox.length) return
       const batch = this.outbox
@@ -173,8 +149,8 @@ class Session {
     this.abortTools('AbortError', 'the program was aborted')
     this.worker.interrupt(this.id)
     this.worker.post(['abort', this.id])
-    clearRealTimeout(this.watchdogTimer)
-    this.watchdogTimer = setRealTimeout(() => this.kill({ name: 'AbortError', message: 'the program was aborted by the host' }), WATCHDOG_GRACE_MS)
+    this.watchdogTimer.cancel()
+    this.watchdogTimer = this.clock.setTimeout(() => this.kill({ name: 'AbortError', message: 'the program was aborted by the host' }), WATCHDOG_GRACE_MS)
   }
 
   /** The worker is stuck (e.g. in a long native op inside wasm): terminate it; the pool replaces it. */
@@ -188,12 +164,12 @@ class Session {
   private end(o: { ok: true; value: unknown } | { ok: false; error: ProgramError }, peak?: number | null) {
     if (this.finished) return
     this.finished = true
-    clearRealTimeout(this.deadlineTimer)
-    clearRealTimeout(this.watchdogTimer)
+    this.deadlineTimer.cancel()
+    this.watchdogTimer.cancel()
     this.opts.signal?.removeEventListener('abort', this.onAbort)
     this.abortTools('AbortError', 'the program has ended')
-    release(this.worker)
-    const stats = { wallMs: now() - this.started, toolCalls: this.toolCalls, ...(peak != null ? { peakMemoryBytes: peak } : {}) }
+    this.pool.release(this.worker)
+    const stats = { wallMs: this.clock.monotonic() - this.started, toolCalls: this.toolCalls, ...(peak != null ? { peakMemoryBytes: peak } : {}) }
     this.resolve({ ...o, logs: this.logs, stats })
   }
 }
