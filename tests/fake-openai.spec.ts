@@ -199,6 +199,50 @@ describe('fake-openai', () => {
     }
   })
 
+  it('sends extra headers: a 429 with retry-after-ms is retried after that delay', async () => {
+    fake.script({ status: 429, error: 'slow down', headers: { 'retry-after-ms': '30' } }, { content: 'fine now' })
+    const started = Date.now()
+    const result = await generateText({ model: model(), prompt: 'x', maxRetries: 1 })
+    expect(result.text).to.equal('fine now')
+    expect(Date.now() - started).to.be.below(1500)   // the SDK's own first backoff is 2 s
+    expect(fake.requests).to.have.length(2)
+  })
+
+  it('cut: true closes the connection in the middle of the JSON body', async () => {
+    fake.script({ content: 'never whole', cut: true })
+    const error = await generateText({ model: model(), prompt: 'x', maxRetries: 0 }).then((): unknown => undefined, (e): any => e)
+    expect(error).to.be.instanceOf(Error)
+    expect(String(error.cause?.message ?? error.message)).to.match(/terminated/)
+    const raw = await fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: '{}' }).catch((e) => e)
+    expect(raw).to.be.instanceOf(Response)   // the server itself is fine (an unscripted 400)
+  })
+
+  it('truncateAt ends a JSON body cleanly after that many bytes', async () => {
+    fake.script({ content: 'never whole', truncateAt: 25 })
+    const res = await fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: '{}' })
+    const body = await res.text()
+    expect(res.status).to.equal(200)
+    expect(body).to.have.length(25)
+    expect(() => JSON.parse(body)).to.throw()
+  })
+
+  it('truncateAt and cut leave a stream unfinished', async () => {
+    fake.script({ content: 'a streamed answer', truncateAt: 200 }, { content: 'a streamed answer', cut: true })
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify({ stream: true }) })
+      const body = await res.text().catch((e) => `ERROR ${e.cause?.message ?? e.message}`)
+      if (i === 0) expect(body).to.have.length(200)
+      else expect(body).to.match(/^ERROR /)
+      expect(body).to.not.include('[DONE]')
+    }
+    fake.script({ content: 'a streamed answer', truncateAt: 300 })
+    const errors: unknown[] = []
+    const s = streamText({ model: model(), prompt: 'x', maxRetries: 0, onError: ({ error }) => { errors.push(error) } })
+    const text = await Promise.resolve(s.text).catch((e: any) => `ERROR ${e.message}`)
+    expect(text).to.not.equal('a streamed answer')
+    expect(String((errors[0] as Error)?.message)).to.match(/without a finish reason/)
+  })
+
   it('answers GET /v1/models and 404s unknown paths', async () => {
     const models = await fetch(`${fake.baseURL}/models`)
     expect(models.status).to.equal(200)

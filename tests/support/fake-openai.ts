@@ -25,6 +25,20 @@ export interface FakeReply {
   error?: string
   delayMs?: number
   hang?: boolean
+  /** extra response headers (e.g. `retry-after-ms` on a 429), on errors and successes alike */
+  headers?: Record<string, string>
+  /**
+   * The connection is closed mid-body: the headers promise the whole body (content-length, or a
+   * chunked event stream), then only `truncateAt` bytes (default: half) arrive before the socket
+   * is destroyed.
+   */
+  cut?: boolean
+  /**
+   * Only the first `truncateAt` bytes of the body are sent. Without `cut` the response ends
+   * cleanly (well-formed HTTP whose content is broken JSON, or an event stream that stops without
+   * its finish chunk and `[DONE]`); with `cut` the connection is destroyed instead.
+   */
+  truncateAt?: number
 }
 
 export interface RecordedRequest {
@@ -179,7 +193,7 @@ export class FakeOpenAI {
     if (res.destroyed || this.closed) return
 
     if (reply.status && reply.status >= 400) {
-      return sendError(res, reply.status, reply.error ?? `fake-openai: scripted status ${reply.status}`)
+      return sendError(res, reply.status, reply.error ?? `fake-openai: scripted status ${reply.status}`, undefined, reply.headers)
     }
 
     const toolCalls = (reply.toolCalls ?? []).map((tc) => ({
@@ -213,7 +227,7 @@ export class FakeOpenAI {
       model,
       choices: [{ index: 0, message, finish_reason: finishReason }],
       usage,
-    })
+    }, reply)
   }
 
   private notifyWaiters() {
@@ -236,11 +250,6 @@ interface StreamArgs {
 }
 
 function streamReply(res: ServerResponse, a: StreamArgs) {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  })
   const chunk = (delta: any, finish: string | null = null) => ({
     id: a.id,
     object: 'chat.completion.chunk',
@@ -248,7 +257,8 @@ function streamReply(res: ServerResponse, a: StreamArgs) {
     model: a.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
   })
-  const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`)
+  const events: string[] = []
+  const send = (data: unknown) => events.push(`data: ${JSON.stringify(data)}\n\n`)
 
   send(chunk({ role: 'assistant', content: '' }))
   // split text in two so tests exercise delta accumulation like a real server
@@ -263,7 +273,43 @@ function streamReply(res: ServerResponse, a: StreamArgs) {
   if (a.includeUsage) {
     send({ id: a.id, object: 'chat.completion.chunk', created: a.created, model: a.model, choices: [], usage: a.usage })
   }
-  res.end('data: [DONE]\n\n')
+  events.push('data: [DONE]\n\n')
+
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...a.reply.headers,
+  })
+  if (!isPartial(a.reply)) {
+    for (const e of events.slice(0, -1)) res.write(e)
+    res.end(events.at(-1))
+    return
+  }
+  // an unfinished stream: events up to the byte budget, then an end (or a cut connection)
+  const whole = Buffer.byteLength(events.join(''))
+  let budget = partialLength(a.reply, whole)
+  for (const e of events) {
+    const bytes = Buffer.from(e)
+    if (budget <= 0) break
+    res.write(bytes.subarray(0, budget))
+    budget -= bytes.length
+  }
+  finishPartial(res, a.reply)
+}
+
+function isPartial(r: FakeReply | undefined): boolean {
+  return !!r && (r.cut === true || r.truncateAt !== undefined)
+}
+
+function partialLength(r: FakeReply, whole: number): number {
+  return Math.max(0, Math.min(whole, r.truncateAt ?? Math.floor(whole / 2)))
+}
+
+/** Ends a partial body: a cut destroys the socket once the bytes are flushed; otherwise a clean end. */
+function finishPartial(res: ServerResponse, r: FakeReply) {
+  if (r.cut) res.write('', () => res.destroy())
+  else res.end()
 }
 
 function halves(text: string | undefined): string[] {
@@ -288,15 +334,24 @@ function cleanHeaders(headers: IncomingMessage['headers']): Record<string, strin
   return out
 }
 
-function sendJson(res: ServerResponse, status: number, data: unknown) {
-  const text = JSON.stringify(data)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
+function sendJson(res: ServerResponse, status: number, data: unknown, reply?: Pick<FakeReply, 'headers' | 'cut' | 'truncateAt'>) {
+  const bytes = Buffer.from(JSON.stringify(data))
+  const headers = { 'content-type': 'application/json', ...reply?.headers }
+  if (!isPartial(reply)) {
+    res.writeHead(status, { ...headers, 'content-length': bytes.length })
+    res.end(bytes)
+    return
+  }
+  const at = partialLength(reply, bytes.length)
+  // a cut promises the whole body; a clean truncation announces only what it sends
+  res.writeHead(status, { ...headers, 'content-length': reply.cut ? bytes.length : at })
+  res.write(bytes.subarray(0, at))
+  finishPartial(res, reply)
 }
 
 // OpenAI's error envelope; the provider surfaces error.message in APICallError
-function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error') {
-  sendJson(res, status, { error: { message, type, param: null, code: null } })
+function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error', headers?: Record<string, string>) {
+  sendJson(res, status, { error: { message, type, param: null, code: null } }, { headers })
 }
 
 // ---- helpers for assertions on request bodies ----
