@@ -234,7 +234,7 @@ describe('foundation: a mind in the chat', function () {
     await h.client('bob').receive('hello?')
     await h.server.waitForRequests(1)
     await h.settled()
-    expect(h.warnings().join('\n')).to.match(/model call failed.*upstream exploded/)
+    expect(h.warnings().join('\n')).to.match(/call to model "main" failed \(timeout \d+ ms\), the turn ends: .*upstream exploded/)
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hello again')
     await h.server.waitForRequests(2)

@@ -29,7 +29,7 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       try {
         result = await callModel(handle, { system: port.system(), messages: request.messages, tools: offerTools(tools), signal: port.signal })
       } catch (e: any) {
-        if (!port.signal.aborted) logger.warn('conversation %s: the model call failed, the turn ends: %s', port.key, describeError(e))
+        if (!port.signal.aborted) logger.warn('conversation %s: the call to model "%s" failed (timeout %d ms), the turn ends: %s', port.key, handle.config.id, handle.config.timeoutMs, describeError(e))
         why = 'model call failed'
         return
       }

@@ -1,9 +1,18 @@
 // A codemode program's outcome as the model sees it (SPEC §8): media leave only through the
 // top-level `attachments` array; everything else is plain JSON; console output follows the result.
-import type { CodemodeOutcome } from './codemode'
+import type { ProgramOutcome } from '../sandbox/types'
 import { isLifetime, LIFETIMES } from '../exit/attachments'
 import { asMediaNode } from '../exit/media-nodes'
 import type { ExitKit, ToolResultOutput } from './types'
+
+/** A host call the program never saw settle: what it did after the program ended. */
+export interface UnfinishedCall {
+  tool: string
+  result?: unknown
+  error?: string
+}
+
+export type CodemodeOutcome = ProgramOutcome & { unfinished?: UnfinishedCall[] }
 
 function logsSection(logs: string[]): string {
   return logs.length ? `\n[console]\n${logs.join('\n')}` : ''

@@ -4,7 +4,7 @@ import type { CodemodeLimits } from '../config/types'
 import type { HostTool, ProgramOutcome, RunOptions } from '../sandbox/types'
 import { toolDeclarations } from '../sandbox/declarations'
 import { prose } from '../util/prose'
-import { presentProgram } from './codemode-output'
+import { presentProgram, type CodemodeOutcome, type UnfinishedCall } from './codemode-output'
 import type { Tool, ToolCallContext } from './types'
 import DESCRIPTION from './codemode.txt'
 
@@ -25,15 +25,6 @@ function describe(tools: Map<string, Tool>, limits: CodemodeLimits): string {
 
 const inputSchema = z.object({ code: z.string().min(1).describe('the program: the body of an async function') })
 
-/** A host call the program never saw settle: what it did after the program ended. */
-export interface UnfinishedCall {
-  tool: string
-  result?: unknown
-  error?: string
-}
-
-export type CodemodeOutcome = ProgramOutcome & { unfinished?: UnfinishedCall[] }
-
 /** How long an ended program's aborted host calls get to report what they did. */
 const UNFINISHED_GRACE_MS = 2000
 
@@ -44,35 +35,42 @@ export function codemodeTool(sandboxTools: Map<string, Tool>, limits: CodemodeLi
     async execute({ code }, ctx) {
       let n = 0
       const tools: Record<string, HostTool> = {}
-      const running = new Map<number, { tool: string; done: Promise<UnfinishedCall> }>()
+      const inflight = new Set<Promise<UnfinishedCall>>()
+      const unfinished: UnfinishedCall[] = []
       for (const [name, tool] of sandboxTools) {
         tools[name] = async (input, { signal }) => {
           const parsed = await tool.inputSchema.safeParseAsync(input ?? {})
           if (!parsed.success) throw new Error(`invalid input: ${parsed.error.issues.map(i => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`)
-          const id = ++n
-          const sub: ToolCallContext = { callId: `${ctx.callId}/${id}`, fromProgram: true, signal, turn: ctx.turn }
+          const sub: ToolCallContext = { callId: `${ctx.callId}/${++n}`, fromProgram: true, signal, turn: ctx.turn }
           const call = tool.execute(parsed.data, sub)
-          running.set(id, { tool: name, done: call.then(result => ({ tool: name, result }), e => ({ tool: name, error: e?.message ?? String(e) })) })
-          try {
-            return await call
-          } finally {
-            running.delete(id)
-          }
+          const settled = call.then(result => ({ tool: name, result }), e => ({ tool: name, error: e?.message ?? String(e) }))
+          inflight.add(settled)
+          // The program's end aborts the signal: a call that settles after it was never seen by the program.
+          settled.then(u => { inflight.delete(settled); if (signal.aborted) unfinished.push(u) })
+          return call
         }
       }
       const outcome: CodemodeOutcome = await runner.run(code, { tools, limits, signal: ctx.signal })
-      // The program ended while calls ran (they were aborted): say what they did, e.g. which messages went out.
-      if (!outcome.ok && running.size) outcome.unfinished = await settleWithin([...running.values()].map(r => r.done), UNFINISHED_GRACE_MS)
+      if (!outcome.ok) {
+        await settleWithin([...inflight], UNFINISHED_GRACE_MS, unfinished)
+        // say what the calls the program never saw finish did, e.g. which messages went out
+        if (unfinished.length) outcome.unfinished = unfinished
+      }
       return outcome
     },
     present: presentProgram,
   }
 }
 
-async function settleWithin(calls: Promise<UnfinishedCall>[], ms: number): Promise<UnfinishedCall[]> {
+/** Waits up to `ms` for the ended program's aborted calls; those still running are named. */
+async function settleWithin(calls: Promise<UnfinishedCall>[], ms: number, unfinished: UnfinishedCall[]): Promise<void> {
+  if (!calls.length) return
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<undefined>(resolve => { timer = setTimeout(() => resolve(undefined), ms) })
-  const out = await Promise.all(calls.map(c => Promise.race([c, late])))
+  const late = new Promise<'late'>(resolve => { timer = setTimeout(() => resolve('late'), ms) })
+  const results = await Promise.all(calls.map(c => Promise.race([c, late])))
   clearTimeout(timer)
-  return out.map(c => c ?? { tool: '?', error: `still running ${ms} ms after the program ended` })
+  // a yield, so the settle callbacks above have recorded what finished
+  await Promise.resolve()
+  const still = results.filter(r => r === 'late').length
+  if (still) unfinished.push({ tool: '(calls)', error: `${still} still running ${ms} ms after the program ended` })
 }
