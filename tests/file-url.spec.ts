@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { ResourceError, type ResourceErrorCode } from '../src/resources/errors'
 import { composeSelectors, formatFileUrl, parseFileUrl, splitQuestion, withOffset, type FileUrl, type LineRange } from '../src/resources/file-url'
+import { clip, quote } from '../src/util/clip'
 
 type Parsed = Partial<Omit<FileUrl, 'raw'>>
 
@@ -208,5 +209,57 @@ describe('splitQuestion', () => {
   it('leaves a URL that parseFileUrl accepts', () => {
     const { url } = splitQuestion('artifact://read/x.png?view=meta&question=why?')
     expect(parseFileUrl(url)).to.include({ scheme: 'artifact', view: 'meta' })
+  })
+})
+
+describe('errors quote at most 200 units of what they name (SPEC §10)', () => {
+  const LONG = 'b'.repeat(100_000)
+
+  it('clip and quote keep 200 units, never half a surrogate pair, then …', () => {
+    expect(clip('short')).to.equal('short')
+    expect(clip('x'.repeat(200))).to.equal('x'.repeat(200))
+    expect(clip('x'.repeat(201))).to.equal('x'.repeat(200) + '…')
+    expect(clip('x'.repeat(199) + '😀' + 'y')).to.equal('x'.repeat(199) + '…')
+    expect(clip('x'.repeat(198) + '😀' + 'y')).to.equal('x'.repeat(198) + '😀…')
+    expect(clip('abcdef', 3)).to.equal('abc…')
+    expect(quote('a"b')).to.equal('"a\\"b"')
+    expect(quote(LONG)).to.equal(`"${'b'.repeat(200)}…"`)
+    // escapes count: 200 control characters do not become 1,200 units
+    const controls = quote('\u0001'.repeat(300))
+    expect(controls.length).to.be.at.most(203)
+    expect(controls).to.match(/^"(\\u0001)+…"$/)
+    expect(quote('x'.repeat(199) + '😀')).to.equal(`"${'x'.repeat(199)}…"`)
+  })
+  const urls: [string, ResourceErrorCode][] = [
+    [`local:/${LONG}`, 'invalid_url'],
+    [`local://${LONG}%2`, 'invalid_url'],
+    [`local://${LONG}%C3%28`, 'invalid_url'],
+    [`local://a/${'%2E'.repeat(2)}/${LONG}`, 'invalid_url'],
+    [`local://${LONG}%2Fx`, 'invalid_url'],
+    [`local://${LONG}%5Cx`, 'invalid_url'],
+    [`local://${LONG}%00`, 'invalid_url'],
+    [`local://${LONG}//x`, 'invalid_url'],
+    [`local://a.txt:${LONG}`, 'invalid_selector'],
+    [`local://a.txt:9${'9'.repeat(100_000)}`, 'invalid_selector'],
+    [`local://a.txt:5-3${':1'.repeat(50_000)}`, 'invalid_selector'],
+    [`local://a.txt?view=${LONG}`, 'unsupported_view'],
+    [`local://a.txt?offset=${LONG}`, 'invalid_url'],
+    [`local://a.txt?${LONG}=1`, 'invalid_url'],
+    [`local://a.txt?view=meta&view=meta&${LONG}`, 'invalid_url'],
+    [`local://a.txt?${'\u0001'.repeat(100_000)}`, 'invalid_url'],
+  ]
+  for (const [url, code] of urls) {
+    it(`${code}: ${url.slice(0, 30)}… (${url.length} units)`, () => {
+      const error = catchError(() => parseFileUrl(url))
+      expect(error.code).to.equal(code)
+      expect(error.message.length, error.message.slice(0, 300)).to.be.below(1000)
+      expect(error.message).to.include('…')
+    })
+  }
+
+  it('splitQuestion: two question params in a long URL', () => {
+    const error = catchError(() => splitQuestion(`asset://x?question=a&question=${LONG}`))
+    expect(error.message.length).to.be.below(1000)
+    expect(error.message).to.include('…')
   })
 })

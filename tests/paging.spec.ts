@@ -9,6 +9,9 @@ import { composeSelectors, parseFileUrl, withOffset, type FileUrl, type LineRang
 import { looksBinary, readFilePage, readFileRangeText, TextCache, type FilePageResult, type TextLimits } from '../src/resources/text'
 import { ResourceCenter } from '../src/resources/center'
 import { localScheme } from '../src/resources/schemes/local'
+import { ArtifactStore } from '../src/resources/schemes/artifact-store'
+import { artifactScheme } from '../src/resources/schemes/artifact'
+import { exitToolResult } from '../src/exit/tool-output'
 
 const SMALL: Budget = { lines: 6, units: 160 }
 /** Bounds a failing run's shrinking too, so a regression reports instead of hanging CI. */
@@ -118,7 +121,30 @@ function checkPage(page: Page, rangeText: string, offset: number, url: FileUrl, 
   expect(next.url.selectors).to.deep.equal(url.selectors)
   expect(body.length, 'progress').to.be.above(0)
   expectMaximal(rangeText.slice(offset), body, url, offset, budget)
+  expectNotMostlyEmpty(page, rangeText.slice(offset), url, offset, budget)
   return next.offset
+}
+
+/**
+ * SPEC §6: a truncated page is never left mostly empty. Its body ends at a line end, or holds at
+ * least half the budget, or is cut inside its first line, or the page is full (not one more code
+ * point fits: only a long note keeps a cut page below half); and a body that ends at a line end
+ * with less than half the budget leaves no room for one more code point (or no line).
+ */
+function expectNotMostlyEmpty(page: Page, rest: string, url: FileUrl, offset: number, budget: Budget): void {
+  const { body } = page
+  const half = budget.units / 2
+  const full = !nextCodePointFits(rest, body, url, offset, budget)
+  expect(body.endsWith('\n') || body.length >= half || !body.includes('\n') || full, 'cut after whole lines on a page less than half full').to.equal(true)
+  if (body.endsWith('\n') && body.length < half) expect(full, `a page less than half full could hold ${JSON.stringify(rest.slice(body.length, body.length + 2))}`).to.equal(true)
+}
+
+/** Whether the page could also hold the code point after `body` (with its note, or as the last page). */
+function nextCodePointFits(rest: string, body: string, url: FileUrl, offset: number, budget: Budget): boolean {
+  const alt = rest.slice(0, body.length + (isHigh(rest.charCodeAt(body.length)) ? 2 : 1))
+  if (alt === rest) return rest.length <= budget.units && lineCount(rest) <= budget.lines
+  const units = alt.length + (alt.endsWith('\n') ? 0 : 1) + noteLength(url, offset + alt.length)
+  return units <= budget.units && lineCount(alt) + 1 <= budget.lines
 }
 
 // ---------------------------------------------------------------- generators
@@ -340,6 +366,53 @@ describe('paging examples', () => {
     }
     const whole = await readFileRangeText({ path, cache, range: { start: 30_000, end: 30_002 } })
     expect(whole).to.equal(expectedRange(text, { start: 30_000, end: 30_002 }))
+  })
+
+  it('is never left mostly empty: `{` and one 200,000-unit line show about 30,000 units at first', async () => {
+    const text = '{\n  "stdout": "' + 'x'.repeat(200_000) + '"\n}'
+    const first = pageString(text, 0, continueUrl)
+    expect(first.body.length).to.be.above(29_000)
+    expect(first.rendered.length).to.be.at.most(TEXT_BUDGET.units)
+    expect(first.body.startsWith('{\n  "stdout": "xxx')).to.equal(true)
+    expect(first.rendered).to.equal(first.body + '\n' + first.note)
+    const path = writeTemp(text)
+    for (const [mode, limits] of MODES) {
+      const c = new TextCache(limits)
+      const pages: FilePageResult[] = []
+      for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1).nextOffset) {
+        pages.push(await readFilePage({ path, cache: c, offset, continueUrl }))
+      }
+      expect(pages[0].body, mode).to.equal(first.body)
+      expect(pages[1].source, mode).to.deep.equal({ offset: first.body.length, line: 2, column: first.body.length - 1 })
+      expect(pages.map((p) => p.body).join(''), mode).to.equal(text)
+    }
+    // a page at least half full keeps its lines whole
+    const halves = 'a'.repeat(20_000) + '\n' + 'b'.repeat(20_000) + '\n'
+    expect(pageString(halves, 0, continueUrl).body).to.equal('a'.repeat(20_000) + '\n')
+    // a page full by lines is not topped up
+    const lines = 'x\n'.repeat(1999) + 'y'.repeat(40_000)
+    expect(pageString(lines, 0, continueUrl).body).to.equal('x\n'.repeat(1999))
+  })
+
+  it('an archived result whose second line is huge shows most of it on the first page', async () => {
+    const artifacts = new ArtifactStore(join(dir, 'artifacts'))
+    const plain = { description: '', inputSchema: undefined as any, execute: async (): Promise<unknown> => null }
+    const ctx = { tool: 'probe', callId: 'c1', stores: { artifacts, assets: undefined as any } }
+    const stdout = 'z'.repeat(200_000)
+    const { output } = await exitToolResult(plain, {}, { stdout }, ctx)
+    const shown = (output as any).value as string
+    expect(shown.length).to.be.within(29_000, TEXT_BUDGET.units)
+    expect(shown.startsWith('{\n  "stdout": "zzz')).to.equal(true)
+    const next = /read\(\{url: "([^"]+)"\}\)\]$/.exec(shown)[1]
+    const center = new ResourceCenter()
+    center.register(artifactScheme(artifacts))
+    let body = shown.slice(0, shown.lastIndexOf('\n'))
+    for (let url: string | undefined = next; url;) {
+      const page = await center.read(url, { whole: false, maxBytes: 1 << 25 }) as any
+      body += page.text
+      url = page.continueUrl
+    }
+    expect(body).to.equal(JSON.stringify({ stdout }, null, 2))
   })
 
   it('never splits a surrogate pair at a cut', () => {

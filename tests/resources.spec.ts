@@ -14,7 +14,10 @@ import { isPublicAddress } from '../src/resources/schemes/http-fetch'
 import type { ReadResult } from '../src/resources/types'
 import { ResourceError } from '../src/resources/errors'
 import { fsError } from '../src/resources/fs-error'
-import { isTextualType } from '../src/resources/media-type'
+import { isTextualType, mediaTypeOfName, sniffMediaType } from '../src/resources/media-type'
+import { ResourceCenter } from '../src/resources/center'
+import { AssetStore } from '../src/resources/schemes/asset-store'
+import { assetScheme } from '../src/resources/schemes/asset'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const DIRECT = { whole: false, maxBytes: 1 << 25 }
@@ -53,6 +56,22 @@ describe('resources: escapes are refused', function () {
       expect(JSON.stringify(r)).to.not.include('secret\\n')
     })
   }
+
+  it('local and workspace: names that start with two dots are ordinary names', async () => {
+    await writeFile(join(dir, 'root', '..notes.txt'), 'dots\n')
+    await mkdir(join(dir, 'root', 'a'), { recursive: true })
+    await writeFile(join(dir, 'root', 'a', '..b'), 'inner\n')
+    const local = localScheme(join(dir, 'root'))
+    expect(await local.read('local://..notes.txt', DIRECT)).to.deep.include({ kind: 'text', text: 'dots\n' })
+    expect(await local.read('local://a/..b', DIRECT)).to.deep.include({ kind: 'text', text: 'inner\n' })
+    expect((await local.bytes('local://..notes.txt')).data.toString()).to.equal('dots\n')
+    const ws = workspaceScheme([join(dir, 'root')], 'posix')
+    const url = (p: string) => workspaceUrlOf(p, 'posix')
+    expect(await ws.read(url(join(dir, 'root', '..notes.txt')), DIRECT)).to.deep.include({ kind: 'text', text: 'dots\n' })
+    expect(await ws.read(url(join(dir, 'root', 'a', '..b')), DIRECT)).to.deep.include({ kind: 'text', text: 'inner\n' })
+    expect(locateInRoots('/srv/share/..notes.txt', ['/srv/share'], 'posix')).to.deep.equal({ root: '/srv/share', rest: ['..notes.txt'] })
+    expect(locateInRoots('D:\\work\\..notes.txt', ['D:\\work'], 'win32')).to.deep.equal({ root: 'D:\\work', rest: ['..notes.txt'] })
+  })
 
   it('local: a symlink that stays inside the root is fine', async () => {
     const r = await localScheme(join(dir, 'root')).read('local://inside-link.txt', DIRECT)
@@ -149,7 +168,8 @@ describe('resources through a running runtime', function () {
   })
 
   it('without Koishi\'s http plugin an asset is fetched with plain fetch, with the same cap', async () => {
-    h = await Harness.start({ http: false })
+    // plain fetch follows http.allowPrivate (tests/faults/inbound-media.spec.ts); this server is on loopback
+    h = await Harness.start({ http: false, profile: { http: { enabled: false, allowPrivate: true } } })
     h.server.fallback({ toolCalls: [call('finish', {})] })
     const { server, base } = await serve((url, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })
     try {
@@ -376,4 +396,86 @@ describe('resources: shared helpers', () => {
     const own = new ResourceError('too_large', 'kept as it is')
     expect(fsError(own, 'local://x.txt')).to.equal(own)
   })
+})
+
+describe('resources: media types are sniffed from plausible headers only', () => {
+  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b }
+  const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16LE(n); return b }
+  // a 1x1 24-bit BMP: file header, BITMAPINFOHEADER, one padded pixel row
+  const BMP = Buffer.concat([Buffer.from('BM'), u32(58), u32(0), u32(54), u32(40), u32(1), u32(1), u16(1), u16(24), u32(0), u32(4), u32(2835), u32(2835), u32(0), u32(0), Buffer.from([0, 0, 255, 0])])
+  const FRAME = Buffer.from([0xff, 0xfb, 0x90, 0x64, ...new Array(200).fill(0)])
+  const ID3 = Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0, 0, 0, 0, 10]), Buffer.alloc(10), FRAME])
+  const ftyp = (major: string, ...compatible: string[]) => {
+    const body = Buffer.from(major + '\0\0\0\0' + compatible.join(''), 'latin1')
+    const size = Buffer.alloc(4)
+    size.writeUInt32BE(8 + body.length)
+    return Buffer.concat([size, Buffer.from('ftyp'), body, Buffer.alloc(64)])
+  }
+
+  it('sniffs real headers', () => {
+    const cases: [Buffer, string][] = [
+      [BMP, 'image/bmp'], [ID3, 'audio/mpeg'], [FRAME, 'audio/mpeg'], [Buffer.from([0xff, 0xf3, 0x64, 0xc4, 0, 0, 0, 0]), 'audio/mpeg'],
+      [ftyp('avif', 'avif', 'mif1', 'miaf', 'MA1B'), 'image/avif'], [ftyp('avis', 'avis', 'msf1'), 'image/avif'],
+      [ftyp('mif1', 'mif1', 'avif'), 'image/avif'], [ftyp('heic', 'mif1', 'heic'), 'image/heic'], [ftyp('heix', 'mif1'), 'image/heic'],
+      [ftyp('mif1', 'mif1', 'heic'), 'image/heic'], [ftyp('msf1', 'msf1', 'hevc'), 'image/heic'], [ftyp('hevc'), 'image/heic'],
+      [ftyp('M4A ', 'M4A ', 'mp42', 'isom'), 'audio/mp4'], [ftyp('qt  ', 'qt  '), 'video/quicktime'],
+      [ftyp('isom', 'isom', 'iso2', 'avc1', 'mp41'), 'video/mp4'], [ftyp('mp42', 'mp42', 'isom'), 'video/mp4'], [ftyp('dash', 'iso6'), 'video/mp4'],
+      [ftyp('M4V ', 'M4V '), 'video/mp4'], [ftyp('3gp5', '3gp5'), 'video/mp4'],
+    ]
+    for (const [bytes, type] of cases) expect(sniffMediaType(bytes), type + ' ' + bytes.subarray(0, 12).toString('hex')).to.equal(type)
+    expect(mediaTypeOfName('photo.avif')).to.equal('image/avif')
+    expect(mediaTypeOfName('IMG_0001.HEIC')).to.equal('image/heic')
+  })
+
+  const TEXTS = ['BMW is a car\n', 'BM\n', 'BMP files start with BM and a size\n', 'ID3 tags explained\n', 'ID3\n',
+    'ID3\u0003 almost\n', '....ftypavif is how AVIF files begin\n', 'abcdftypisom\n', '    ftypqt  \n']
+  it('never takes text for media', () => {
+    for (const text of TEXTS) expect(sniffMediaType(Buffer.from(text)), JSON.stringify(text)).to.equal(undefined)
+    // a UTF-16 byte order mark is not an MPEG frame
+    expect(sniffMediaType(Buffer.from('\uFEFFHello\n', 'utf16le'))).to.equal(undefined)
+  })
+
+  it('reads such text files as text, and real media as media', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-sniff-'))
+    try {
+      for (const [i, text] of TEXTS.entries()) await writeFile(join(dir, `t${i}`), text)
+      await writeFile(join(dir, 'picture'), BMP)
+      await writeFile(join(dir, 'photo'), ftyp('avif', 'avif', 'mif1'))
+      await writeFile(join(dir, 'song'), ID3)
+      const local = localScheme(join(dir))
+      for (const [i, text] of TEXTS.entries()) {
+        expect(await local.read(`local://t${i}`, DIRECT), JSON.stringify(text)).to.deep.include({ kind: 'text', text, mediaType: 'text/plain' })
+        expect((await local.bytes(`local://t${i}`)).mediaType, JSON.stringify(text)).to.equal('application/octet-stream')
+      }
+      expect(await local.read('local://picture', DIRECT)).to.deep.include({ kind: 'file', mediaType: 'image/bmp', width: 1, height: 1 })
+      expect(await local.read('local://photo?view=meta', DIRECT)).to.have.nested.property('meta.mediaType', 'image/avif')
+      expect(await local.read('local://song?view=meta', DIRECT)).to.have.nested.property('meta.mediaType', 'audio/mpeg')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('resources: asset registration', () => {
+  let dir: string
+  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kotodama-assets-')) })
+  afterEach(() => rm(dir, { recursive: true, force: true }))
+
+  for (const [kind, source] of [['an http source', 'http://127.0.0.1:9/cat.png'], ['a data: URL', `data:image/png;base64,${PNG.toString('base64')}`]]) {
+    it(`concurrent registrations of ${kind} share one id, and each can be read as soon as it resolves`, async () => {
+      const store = new AssetStore(dir)
+      const center = new ResourceCenter()
+      center.register(assetScheme(store))
+      const readNow = (id: string) => Promise.all([store.sidecar(id), center.read(`asset://${id}?view=meta`, DIRECT)]).then(([, meta]) => ({ id, meta }))
+      const got = await Promise.all(Array.from({ length: 3 }, () => store.register(source).then(readNow)))
+      expect(new Set(got.map(g => g.id)).size).to.equal(1)
+      for (const { meta } of got) expect(meta.kind, JSON.stringify(meta)).to.equal('meta')
+      if (source.startsWith('data:')) {
+        const reads = await Promise.all(Array.from({ length: 3 }, () => store.register(source).then(id => center.read(`asset://${id}`, DIRECT))))
+        for (const r of reads) expect(r).to.deep.include({ kind: 'file', data: PNG.toString('base64') })
+      }
+      // a fresh store over the same folder knows the id too
+      expect(await new AssetStore(dir).register(source)).to.equal(got[0].id)
+    })
+  }
 })

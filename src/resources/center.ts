@@ -1,4 +1,5 @@
 // The per-runtime resource center: routes a URL to its scheme's handler (SPEC §5.1).
+import { clip } from '../util/clip'
 import { ResourceError } from './errors'
 import { TextCache } from './text/cache'
 import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from './types'
@@ -34,9 +35,9 @@ export class ResourceCenter {
 
   handlerFor(url: string): SchemeHandler {
     const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)
-    if (!m) throw new ResourceError('invalid_url', `"${url.slice(0, 80)}" has no scheme; write e.g. local://notes.txt`)
+    if (!m) throw new ResourceError('invalid_url', `"${clip(url)}" has no scheme; write e.g. local://notes.txt`)
     const handler = this.handlers.get(m[1].toLowerCase())
-    if (!handler) throw new ResourceError('unknown_scheme', `"${m[1]}" is not a registered scheme; registered: ${this.schemes().join(', ')}`)
+    if (!handler) throw new ResourceError('unknown_scheme', `"${clip(m[1])}" is not a registered scheme; registered: ${this.schemes().join(', ')}`)
     return handler
   }
 
@@ -59,7 +60,11 @@ export class ResourceCenter {
   }
 }
 
+/** An error message is cut to this, `…` included, whatever a handler (an extension's too) put in it. */
+export const MAX_ERROR_UNITS = 1000
+
 export function errorResult(url: string, e: unknown): ReadResult {
-  if (e instanceof ResourceError) return { kind: 'error', url, error: { code: e.code, message: e.message } }
-  return { kind: 'error', url, error: { code: 'read_failed', message: (e as Error)?.message ?? String(e) } }
+  const cap = (message: string) => clip(message, MAX_ERROR_UNITS - 1)
+  if (e instanceof ResourceError) return { kind: 'error', url, error: { code: e.code, message: cap(e.message) } }
+  return { kind: 'error', url, error: { code: 'read_failed', message: cap((e as Error)?.message ?? String(e)) } }
 }

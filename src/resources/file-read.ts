@@ -1,11 +1,14 @@
 // The read path every file scheme shares (SPEC §4.2, §5.2): meta view, folder listing, binary
 // files as `file` results, text paged from its source (direct) or whole (codemode).
 //
-// One TextFile per read: a synchronous stat, then the 8 KiB sniff and the page share one
-// descriptor (or the kept text of a small file, which needs no open at all). Sync metadata
-// calls cost a few µs; each async one a thread-pool round trip, which dominated paging.
+// One TextFile per read: a stat, then the 8 KiB sniff and the page share one descriptor (or the
+// kept text of a small file, which needs no open at all). A target on a local disk asks for
+// synchronous metadata calls (a few µs each; each async one a thread-pool round trip, which
+// dominated paging); any other target gets only async calls (SPEC §10: one slow read never
+// delays the others). Only regular files are opened; pipes, sockets and devices are forbidden.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import { clip } from '../util/clip'
 import { ResourceError } from './errors'
 import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
 import { fsError } from './fs-error'
@@ -27,13 +30,18 @@ export interface FileTarget {
   meta?: Partial<ResourceMeta>
   /** The scheme serves view=original from this target (artifacts). */
   original?: boolean
+  /**
+   * Synchronous metadata calls: only for a local disk (the runtime home). Default false, so a
+   * host folder or network mount never stalls the process.
+   */
+  sync?: boolean
 }
 
 /** Reads a file-scheme URL from its target; without `opts.files` a fresh text cache serves the read. */
 export async function readFileTarget(u: FileUrl, target: FileTarget, opts: ReadOptions): Promise<ReadResult> {
   let file: TextFile
   try {
-    file = TextFile.open(target.path, opts.files ?? new TextCache(), u.raw)
+    file = await TextFile.open(target.path, opts.files ?? new TextCache(), { subject: u.raw, sync: target.sync ?? false })
   } catch (e) {
     throw fsError(e, u.raw)
   }
@@ -61,9 +69,9 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     return { kind: 'meta', url, meta }
   }
   if (binary) {
-    if (u.selectors.length || u.offset) throw new ResourceError('not_text', `${u.raw}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
+    if (u.selectors.length || u.offset) throw new ResourceError('not_text', `${clip(u.raw)}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
     const cap = opts.whole ? opts.maxBytes : MAX_FILE_RESULT_BYTES
-    if (st.size > cap) throw new ResourceError('too_large', `${u.raw} is ${st.size} bytes; the limit here is ${cap}`)
+    if (st.size > cap) throw new ResourceError('too_large', `${clip(u.raw)} is ${st.size} bytes; the limit here is ${cap}`)
     const data = await readFile(target.path)
     return {
       kind: 'file', url, mediaType: mediaType ?? 'application/octet-stream', data: data.toString('base64'), byteLength: data.length,

@@ -17,7 +17,10 @@
  *   empty range comes from a selector past the previous range's end).
  * - splitQuestion: the value is percent-decoded when that succeeds, else kept raw; '+' stays
  *   '+'; a bare 'question' is ''; two question params are invalid_url.
+ * - Errors quote the URL and the offending piece with util/clip's quote: at most 200 units of
+ *   each (SPEC §10), so a 100,000-character URL gives a short error.
  */
+import { quote } from '../util/clip'
 import { ResourceError } from './errors'
 
 export type Selector =
@@ -52,8 +55,6 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
 const SELECTOR = /^(\d+)(?:([-+])(\d+))?$/
 const VIEWS: readonly string[] = ['meta', 'original']
 const COLON_HINT = 'a ":" inside a name must be written %3A'
-
-const quote = (s: string) => JSON.stringify(s)
 
 function invalid(message: string): never {
   throw new ResourceError('invalid_url', message)

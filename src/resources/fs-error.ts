@@ -1,4 +1,7 @@
-// One mapping from file-system errors to the codes the model sees (SPEC §4.2).
+// One mapping from file-system errors to the codes the model sees (SPEC §4.2), and the rule
+// that only regular files are read (SPEC §10).
+import type { Stats } from 'node:fs'
+import { clip } from '../util/clip'
 import { ResourceError } from './errors'
 
 /** The file or a folder on its way is missing. */
@@ -7,12 +10,23 @@ export function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
-/** A file-system error as a ResourceError about `subject` (a URL or "the file"). */
+/** A file-system error as a ResourceError about `subject` (a URL or "the file", clipped). */
 export function fsError(error: unknown, subject = 'the file'): ResourceError {
   if (error instanceof ResourceError) return error
   const e = error as NodeJS.ErrnoException
-  if (isMissing(e)) return new ResourceError('not_found', `${subject} does not exist`)
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return new ResourceError('forbidden', `${subject}: permission denied`)
-  if (e?.code === 'EISDIR') return new ResourceError('read_failed', `${subject} is a folder, not a file`)
-  return new ResourceError('read_failed', `${subject}: cannot be read (${e?.code ?? e?.message ?? e})`)
+  const name = clip(subject)
+  if (isMissing(e)) return new ResourceError('not_found', `${name} does not exist`)
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return new ResourceError('forbidden', `${name}: permission denied`)
+  if (e?.code === 'EISDIR') return new ResourceError('read_failed', `${name} is a folder, not a file`)
+  return new ResourceError('read_failed', `${name}: cannot be read (${clip(String(e?.code ?? e?.message ?? e))})`)
+}
+
+/**
+ * SPEC §10: only regular files are read and folders listed. A pipe, socket or device is refused
+ * from its stat, before any open: opening a pipe waits for a writer, a device never ends.
+ */
+export function refuseSpecial(stat: Stats, subject = 'the file'): void {
+  if (stat.isFile() || stat.isDirectory()) return
+  const what = stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'a special file'
+  throw new ResourceError('forbidden', `${clip(subject)} is ${what}; only regular files are read (and folders listed)`)
 }

@@ -6,8 +6,10 @@
  * build such a window and share it, so they page identically.
  *
  * Decisions where the SPEC is silent:
- * - A truncated page ends at the last whole line that fits; a line is cut inside only when
- *   it alone does not fit on the page (the rest starts the next page).
+ * - A truncated page ends at the last whole line that fits. A line is cut inside when it alone
+ *   does not fit on the page, or when the whole lines before it fill less than half the unit
+ *   budget (SPEC §6: a page is never left mostly empty); the rest starts the next page. A page
+ *   full by its line count is not topped up.
  * - The note length depends on the digits of the next offset, so each possible digit count
  *   is tried with its own note length and the longest page that really fits wins.
  * - An offset at or past the end of the range gives an empty page without a note; an offset
@@ -104,23 +106,26 @@ export function planPage(window: string, atEnd: boolean, offset: number, continu
 function pageForDigits(window: string, offset: number, digits: number, noteAt: (next: number) => string, budget: Budget): Page {
   const noteLength = noteAt(Math.max(offset, 10 ** (digits - 1))).length
   const maxLength = 10 ** digits - 1 - offset
-  const length = cutLength(window, budget.units - noteLength, maxLength, budget.lines - 1)
+  const length = cutLength(window, budget.units - noteLength, maxLength, budget.lines - 1, budget.units / 2)
   return truncatedPage(window.slice(0, length), offset, noteAt)
 }
 
 /**
- * Body length for `room` units (the separator newline included) and at most `maxLines`
- * whole lines: whole lines when at least one fits, else a cut inside the first line.
+ * Body length for `room` units (the separator newline included) and at most `maxLines` lines:
+ * whole lines when they fill at least `half` units or `maxLines` lines, else as much of the
+ * next line as fits (cut inside it, never between a surrogate pair).
  */
-function cutLength(window: string, room: number, maxLength: number, maxLines: number): number {
+function cutLength(window: string, room: number, maxLength: number, maxLines: number, half: number): number {
   const limit = Math.min(room, maxLength)
   let end = 0
-  for (let lines = 0, nl = window.indexOf('\n'); nl >= 0 && nl < limit && lines < maxLines; lines++) {
+  let lines = 0
+  for (let nl = window.indexOf('\n'); nl >= 0 && nl < limit && lines < maxLines; lines++) {
     end = nl + 1
     nl = window.indexOf('\n', end)
   }
-  if (end > 0) return end
-  return safeCut(window, Math.max(0, Math.min(room - 1, maxLength, window.length)))
+  if (end >= half || (end > 0 && lines >= maxLines)) return end
+  // a cut line needs the separator newline before the note: room - 1
+  return Math.max(end, safeCut(window, Math.max(0, Math.min(room - 1, maxLength, window.length))))
 }
 
 function truncatedPage(body: string, offset: number, noteAt: (next: number) => string): Page {

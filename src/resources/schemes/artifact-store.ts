@@ -5,6 +5,7 @@ import { createHash, type Hash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
+import { quote } from '../../util/clip'
 import { fsError } from '../fs-error'
 import { extensionOf } from '../media-type'
 
@@ -46,7 +47,7 @@ export class ArtifactStore {
    * view gets another name.
    */
   async write(w: ArtifactWrite): Promise<string> {
-    if (!NAMESPACE.test(w.namespace)) throw new Error(`artifact namespace "${w.namespace}" must be 1-64 of [A-Za-z0-9_-]`)
+    if (!NAMESPACE.test(w.namespace)) throw new Error(`artifact namespace ${quote(w.namespace)} must be 1-64 of [A-Za-z0-9_-]`)
     const data = typeof w.data === 'string' ? Buffer.from(w.data, 'utf8') : w.data
     // Encoded once: hashed and written from the same bytes.
     const view = w.readable !== undefined ? Buffer.from(w.readable, 'utf8') : undefined
@@ -77,11 +78,12 @@ export class ArtifactStore {
     return join(this.dir, namespace, name)
   }
 
-  async sidecar(namespace: string, name: string): Promise<ArtifactSidecar> {
+  /** The sidecar; errors name `url` (the URL read, by default the artifact's own). */
+  async sidecar(namespace: string, name: string, url = `artifact://${namespace}/${name}`): Promise<ArtifactSidecar> {
     try {
       return JSON.parse(await readFile(this.path(namespace, name) + '.json', 'utf8'))
     } catch (e) {
-      throw fsError(e, `artifact://${namespace}/${name}`)
+      throw fsError(e, url)
     }
   }
 }

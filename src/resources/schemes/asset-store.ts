@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
+import { clip } from '../../util/clip'
 import { uuidv7 } from '../../util/uuidv7'
 import { ResourceError } from '../errors'
 import { fsError } from '../fs-error'
@@ -30,6 +31,8 @@ export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number;
 export class AssetStore {
   private index?: Promise<Map<string, string>>
   private fetching = new Map<string, Promise<MediaBytes>>()
+  /** registrations under way, by source key: every caller waits until the sidecar is written */
+  private registering = new Map<string, Promise<string>>()
   /** Limits of one fetch (SPEC §5.4); fields so tests can shorten them. */
   timeoutMs = ASSET_FETCH_TIMEOUT_MS
   maxBytes = ASSET_MAX_BYTES
@@ -56,14 +59,26 @@ export class AssetStore {
     return this.index
   }
 
-  /** Registers a source URL and returns its asset id (the same id for the same source). */
+  /**
+   * Registers a source URL and returns its asset id (the same id for the same source). The id is
+   * given only once its sidecar (and a data: URL's bytes) is written, also to concurrent callers
+   * (they share one registration), so a read right after it finds the asset.
+   */
   async register(source: string, hints: { mediaType?: string; filename?: string } = {}): Promise<string> {
     const index = await this.loadIndex()
     const key = this.sourceKey(source)
     const known = index.get(key)
     if (known) return known
+    let pending = this.registering.get(key)
+    if (!pending) {
+      pending = this.create(index, key, source, hints).finally(() => this.registering.delete(key))
+      this.registering.set(key, pending)
+    }
+    return pending
+  }
+
+  private async create(index: Map<string, string>, key: string, source: string, hints: { mediaType?: string; filename?: string }): Promise<string> {
     const id = uuidv7()
-    index.set(key, id)
     const sidecar: AssetSidecar = {
       id, source: source.startsWith('data:') ? key : source, createdAt: new Date().toISOString(),
       ...(hints.mediaType ? { mediaTypeHint: hints.mediaType } : {}),
@@ -72,6 +87,8 @@ export class AssetStore {
     await mkdir(this.dir, { recursive: true })
     if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source))
     else await atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2))
+    // known from now on: the sidecar exists
+    index.set(key, id)
     await appendFile(join(this.dir, 'index.jsonl'), JSON.stringify({ key, id }) + '\n')
     return id
   }
@@ -84,11 +101,12 @@ export class AssetStore {
     return join(this.dir, id)
   }
 
-  async sidecar(id: string): Promise<AssetSidecar> {
+  /** The sidecar; errors name `url` (the URL read, by default the asset's own). */
+  async sidecar(id: string, url = `asset://${id}`): Promise<AssetSidecar> {
     try {
       return JSON.parse(await readFile(this.sidecarPath(id), 'utf8'))
     } catch (e) {
-      throw fsError(e, `asset://${id}`)
+      throw fsError(e, url)
     }
   }
 
@@ -102,9 +120,9 @@ export class AssetStore {
     return p
   }
 
-  /** The path of the stored bytes, fetching them first when needed. */
-  async ensureFile(id: string, signal?: AbortSignal): Promise<{ path: string; sidecar: AssetSidecar }> {
-    let sidecar = await this.sidecar(id)
+  /** The path of the stored bytes, fetching them first when needed; errors name `url`. */
+  async ensureFile(id: string, signal?: AbortSignal, url?: string): Promise<{ path: string; sidecar: AssetSidecar }> {
+    let sidecar = await this.sidecar(id, url)
     if (!sidecar.fetchedAt) {
       await this.bytes(id, signal)
       sidecar = await this.sidecar(id)
@@ -118,13 +136,13 @@ export class AssetStore {
       const data = await readFile(this.bytesPath(id))
       return { data, mediaType: sidecar.mediaType ?? 'application/octet-stream', filename: sidecar.filename }
     }
-    if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: no HTTP client to fetch ${sidecar.source}`)
+    if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: no HTTP client to fetch ${clip(sidecar.source)}`)
     let fetched: { data: Buffer; mediaType?: string }
     try {
       fetched = await this.fetcher(sidecar.source, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, signal })
     } catch (e: any) {
       if (e instanceof ResourceError) throw e
-      throw new ResourceError('read_failed', `asset://${id}: fetching its source failed: ${e?.message ?? e}`)
+      throw new ResourceError('read_failed', `asset://${id}: fetching its source failed: ${clip(String(e?.message ?? e))}`)
     }
     if (fetched.data.length > this.maxBytes) throw new ResourceError('too_large', `asset://${id} is larger than ${this.maxBytes} bytes`)
     return this.storeBytes(sidecar, fetched)

@@ -1,4 +1,6 @@
-// asset:// — media people sent (SPEC §5.4). ?view=meta never fetches the bytes.
+// asset:// — media people sent (SPEC §5.4). ?view=meta never fetches the bytes. The bytes live in
+// the runtime home, a local disk: synchronous metadata calls.
+import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 import { readFileTarget } from '../file-read'
 import { formatFileUrl, parseFileUrl } from '../file-url'
@@ -9,7 +11,7 @@ import type { AssetStore } from './asset-store'
 function assetId(url: string) {
   const u = parseFileUrl(url)
   const id = u.segments.join('/')
-  if (u.segments.length !== 1 || !UUIDV7.test(id)) throw new ResourceError('invalid_url', `${url}: an asset URL is asset://<uuidv7>`)
+  if (u.segments.length !== 1 || !UUIDV7.test(id)) throw new ResourceError('invalid_url', `${clip(url)}: an asset URL is asset://<uuidv7>`)
   return { u, id }
 }
 
@@ -19,7 +21,7 @@ export function assetScheme(store: AssetStore): SchemeHandler {
     async read(url, opts) {
       const { u, id } = assetId(url)
       if (u.view === 'meta') {
-        const s = await store.sidecar(id)
+        const s = await store.sidecar(id, url)
         return {
           kind: 'meta', url: formatFileUrl({ ...u, offset: undefined }),
           meta: {
@@ -28,8 +30,8 @@ export function assetScheme(store: AssetStore): SchemeHandler {
           },
         }
       }
-      const { path, sidecar } = await store.ensureFile(id, opts.signal)
-      return readFileTarget(u, { path, mediaType: sidecar.mediaType, filename: sidecar.filename, meta: { createdAt: sidecar.createdAt, fetched: true } }, opts)
+      const { path, sidecar } = await store.ensureFile(id, opts.signal, url)
+      return readFileTarget(u, { path, mediaType: sidecar.mediaType, filename: sidecar.filename, meta: { createdAt: sidecar.createdAt, fetched: true }, sync: true }, opts)
     },
     async bytes(url, signal) {
       return store.bytes(assetId(url).id, signal)

@@ -5,6 +5,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
+import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 
 export interface HttpFetchOptions {
@@ -37,7 +38,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (err) return (callback as any)(err)
       const list = addresses as { address: string; family: number }[]
       const bad = list.find(a => !allowPrivate && !isPublicAddress(a.address))
-      if (bad) return (callback as any)(new ResourceError('forbidden', `${hostname} resolves to ${bad.address}, a loopback/private/link-local address`))
+      if (bad) return (callback as any)(new ResourceError('forbidden', `${clip(hostname)} resolves to ${bad.address}, a loopback/private/link-local address`))
       if ((options as any).all) return (callback as any)(null, list)
       return (callback as any)(null, list[0].address, list[0].family)
     })
@@ -47,7 +48,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 function checkLiteralHost(url: URL, allowPrivate: boolean): void {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
-    throw new ResourceError('forbidden', `${url.origin} is a loopback/private/link-local address; set http.allowPrivate to read it`)
+    throw new ResourceError('forbidden', `${clip(url.origin)} is a loopback/private/link-local address; set http.allowPrivate to read it`)
   }
 }
 
@@ -67,7 +68,7 @@ function once(url: URL, o: HttpFetchOptions): Promise<{ status: number; headers:
       const declared = Number(res.headers['content-length'])
       if (declared > o.maxBytes) {
         res.destroy()
-        return reject(new ResourceError('too_large', `${url.href} is ${declared} bytes; the cap is ${o.maxBytes}`))
+        return reject(new ResourceError('too_large', `${clip(url.href)} is ${declared} bytes; the cap is ${o.maxBytes}`))
       }
       const chunks: Buffer[] = []
       let size = 0
@@ -75,31 +76,31 @@ function once(url: URL, o: HttpFetchOptions): Promise<{ status: number; headers:
         size += c.length
         if (size > o.maxBytes) {
           res.destroy()
-          reject(new ResourceError('too_large', `${url.href} is larger than the cap of ${o.maxBytes} bytes`))
+          reject(new ResourceError('too_large', `${clip(url.href)} is larger than the cap of ${o.maxBytes} bytes`))
         } else chunks.push(c)
       })
       res.on('end', () => resolve({ status, headers: res.headers, data: Buffer.concat(chunks) }))
       res.on('error', reject)
     })
-    const deadline = setTimeout(() => req.destroy(new ResourceError('read_failed', `${url.href} did not answer within ${o.timeoutMs} ms`)), o.timeoutMs)
+    const deadline = setTimeout(() => req.destroy(new ResourceError('read_failed', `${clip(url.href)} did not answer within ${o.timeoutMs} ms`)), o.timeoutMs)
     req.on('close', () => clearTimeout(deadline))
-    req.on('timeout', () => req.destroy(new ResourceError('read_failed', `${url.href} timed out after ${o.timeoutMs} ms`)))
-    req.on('error', e => reject(e instanceof ResourceError ? e : new ResourceError('read_failed', `${url.href}: ${e.message}`)))
+    req.on('timeout', () => req.destroy(new ResourceError('read_failed', `${clip(url.href)} timed out after ${o.timeoutMs} ms`)))
+    req.on('error', e => reject(e instanceof ResourceError ? e : new ResourceError('read_failed', `${clip(url.href)}: ${clip(e.message)}`)))
   })
 }
 
 export async function httpGet(href: string, o: HttpFetchOptions): Promise<HttpResponse> {
   let url = new URL(href)
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ResourceError('forbidden', `redirect to ${url.protocol} is not followed`)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ResourceError('forbidden', `redirect to ${clip(url.protocol)} is not followed`)
     const r = await once(url, o)
     if (r.status >= 300 && r.status < 400 && r.headers.location) {
-      if (hop >= (o.maxRedirects ?? 5)) throw new ResourceError('read_failed', `${href}: too many redirects`)
+      if (hop >= (o.maxRedirects ?? 5)) throw new ResourceError('read_failed', `${clip(href)}: too many redirects`)
       url = new URL(r.headers.location, url)
       continue
     }
-    if (r.status === 404 || r.status === 410) throw new ResourceError('not_found', `${url.href} answered ${r.status}`)
-    if (r.status >= 400) throw new ResourceError('read_failed', `${url.href} answered ${r.status}`)
+    if (r.status === 404 || r.status === 410) throw new ResourceError('not_found', `${clip(url.href)} answered ${r.status}`)
+    if (r.status >= 400) throw new ResourceError('read_failed', `${clip(url.href)} answered ${r.status}`)
     const type = String(r.headers['content-type'] ?? '')
     const [mediaType, ...params] = type.split(';').map(s => s.trim())
     const charset = params.find(p => p.toLowerCase().startsWith('charset='))?.slice(8).replace(/"/g, '')

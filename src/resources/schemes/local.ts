@@ -1,20 +1,22 @@
-// local:// — the runtime home's local/ folder.
+// local:// — the runtime home's local/ folder (a local disk: synchronous metadata calls).
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 import { readFileTarget, MAX_FILE_RESULT_BYTES } from '../file-read'
 import { resolveInRoot } from '../file-root'
-import { fsError } from '../fs-error'
+import { fsError, refuseSpecial } from '../fs-error'
 import { parseFileUrl } from '../file-url'
 import { mediaTypeOfName, sniffMediaType } from '../media-type'
 import type { MediaBytes, SchemeHandler } from '../types'
 
-/** Bytes of a file under a root, for sending and snapshots. */
+/** Bytes of a file under a root, for sending and snapshots; async calls only. */
 export async function fileBytes(path: string, url: string): Promise<MediaBytes> {
   try {
     const st = await stat(path)
-    if (st.isDirectory()) throw new ResourceError('not_found', `${url} is a folder`)
-    if (st.size > MAX_FILE_RESULT_BYTES) throw new ResourceError('too_large', `${url} is ${st.size} bytes; the limit is ${MAX_FILE_RESULT_BYTES}`)
+    if (st.isDirectory()) throw new ResourceError('not_found', `${clip(url)} is a folder`)
+    refuseSpecial(st, url)
+    if (st.size > MAX_FILE_RESULT_BYTES) throw new ResourceError('too_large', `${clip(url)} is ${st.size} bytes; the limit is ${MAX_FILE_RESULT_BYTES}`)
     const data = await readFile(path)
     return { data, mediaType: sniffMediaType(data) ?? mediaTypeOfName(path) ?? 'application/octet-stream', filename: basename(path) }
   } catch (e) {
@@ -27,11 +29,11 @@ export function localScheme(root: string): SchemeHandler {
     scheme: 'local',
     async read(url, opts) {
       const u = parseFileUrl(url)
-      return readFileTarget(u, { path: await resolveInRoot(root, u.segments, url) }, opts)
+      return readFileTarget(u, { path: await resolveInRoot(root, u.segments, url, { sync: true }), sync: true }, opts)
     },
     async bytes(url) {
       const u = parseFileUrl(url)
-      return fileBytes(await resolveInRoot(root, u.segments, url), url)
+      return fileBytes(await resolveInRoot(root, u.segments, url, { sync: true }), url)
     },
   }
 }

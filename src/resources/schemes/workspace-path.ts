@@ -2,6 +2,7 @@
 // POSIX: workspace:///srv/share/a.txt → /srv/share/a.txt. Windows: the first segment is the
 // drive, `d` or `d:` (written d%3A): workspace:///d/work/a.txt → D:\work\a.txt.
 import { posix, win32 } from 'node:path'
+import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 
 export type HostPlatform = 'posix' | 'win32'
@@ -10,7 +11,7 @@ export function hostPathOf(segments: string[], platform: HostPlatform, url = 'wo
   if (platform === 'posix') return '/' + segments.join('/')
   const [drive, ...rest] = segments
   const m = /^([a-zA-Z]):?$/.exec(drive ?? '')
-  if (!m) throw new ResourceError('invalid_url', `${url}: on Windows the first segment is the drive letter, e.g. workspace:///d/work/report.txt`)
+  if (!m) throw new ResourceError('invalid_url', `${clip(url)}: on Windows the first segment is the drive letter, e.g. workspace:///d/work/report.txt`)
   return `${m[1].toUpperCase()}:\\` + rest.join('\\')
 }
 
@@ -22,7 +23,8 @@ export function locateInRoots(hostPath: string, roots: string[], platform: HostP
   for (const root of roots) {
     if (!p.isAbsolute(root)) continue
     const rel = p.relative(norm(root), norm(hostPath))
-    if (rel.startsWith('..') || p.isAbsolute(rel)) continue
+    // only `..` as a whole segment leaves the root: `..notes.txt` is an ordinary name
+    if (rel.split(p.sep).includes('..') || p.isAbsolute(rel)) continue
     // Keep the original spelling of the rest of the path (relative() lower-cased it on Windows).
     const depth = rel ? rel.split(p.sep).length : 0
     const parts = p.normalize(hostPath).split(p.sep).filter(Boolean)
