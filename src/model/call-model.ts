@@ -1,31 +1,48 @@
 // One model request = one step. Tools are offered without execute: the turn loop runs them
 // itself, so the request timeout never covers typing pauses and every result passes the exit.
-import { asSchema, generateText, stepCountIs, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
+//
+// The step calls the model directly (the SDK's own prompt conversion, tool preparation and
+// retries, then `doGenerate`) instead of `generateText`: generateText re-validates every history
+// message with zod on every step, two thirds of a turn's cost. Here each message object is
+// validated once (history messages never change), with the same schemas and the same error.
+import { asSchema, InvalidPromptError, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
+import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from 'ai/internal'
+import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3Usage } from '@ai-sdk/provider'
+import { secureJsonParse } from '@ai-sdk/provider-utils'
+import type { ZodType } from 'zod'
 import type { ModelHandle } from './provider'
 import type { Tool } from '../tools/types'
+import { checkMessages } from './check-messages'
 
 export interface ModelCall {
   id: string
   name: string
   input: unknown
-  /** Set when the input failed validation or the tool is unknown; the SDK's message for the model. */
+  /** Set when the input failed validation or the tool is unknown; a fixable message for the model. */
   invalid?: string
 }
 
 export interface ModelStep {
   assistant?: ModelMessage
+  /** the step's text, reasoning left out */
   text: string
   calls: ModelCall[]
+  usage?: LanguageModelV3Usage
 }
 
-// The SDK converts a schema to JSON Schema once per wrapper, so each tool keeps its wrapper.
+// The SDK converts a schema to JSON Schema once per wrapper, so each tool keeps its wrapper; the
+// turn validates a call's input with the tool's own schema.
 const offered = new WeakMap<Tool, ToolSet[string]>()
+const schemaOf = new WeakMap<object, ZodType>()
 
 export function offerTools(tools: Map<string, Tool>): ToolSet {
   const set: ToolSet = {}
   for (const [name, t] of tools) {
     let sdk = offered.get(t)
-    if (!sdk) offered.set(t, sdk = sdkTool({ description: t.description, inputSchema: asSchema(t.inputSchema) }))
+    if (!sdk) {
+      offered.set(t, sdk = sdkTool({ description: t.description, inputSchema: asSchema(t.inputSchema) }))
+      schemaOf.set(sdk as object, t.inputSchema)
+    }
     set[name] = sdk
   }
   return set
@@ -38,42 +55,59 @@ export async function callModel(handle: ModelHandle, o: {
   signal?: AbortSignal
 }): Promise<ModelStep> {
   const timeout = AbortSignal.timeout(handle.config.timeoutMs)
-  const r = await generateText({
-    model: handle.model,
-    system: o.system,
-    messages: o.messages,
-    tools: o.tools,
-    stopWhen: stepCountIs(1),
-    maxRetries: handle.config.maxRetries,
-    abortSignal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
-    experimental_include: { requestBody: false, responseBody: false },
-  })
-  const assistant = withoutReasoning(r.response.messages.find(m => m.role === 'assistant'))
-  const calls: ModelCall[] = r.toolCalls.map(c => ({
-    id: c.toolCallId,
-    name: c.toolName,
-    input: c.input,
-    invalid: (c as any).invalid ? invalidMessage(c.toolName, (c as any).error) : undefined,
-  }))
-  return { assistant, text: r.text, calls }
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout
+  if (!o.messages.length) throw new InvalidPromptError({ prompt: o.messages, message: 'messages must not be empty' })
+  await checkMessages(o.messages)
+  const model = handle.model as LanguageModelV3
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: o.system, messages: o.messages }, supportedUrls: await model.supportedUrls, download: undefined,
+  } as any)
+  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: undefined, activeTools: undefined } as any)
+  const { retry } = prepareRetries({ maxRetries: handle.config.maxRetries, abortSignal: signal } as any)
+  const result = await retry(() => model.doGenerate({ prompt, tools, toolChoice, abortSignal: signal }))
+  return toStep(result.content, o.tools, result.usage)
 }
 
-/**
- * Reasoning is not kept in history: it is long, and several OpenAI-compatible servers refuse
- * `reasoning_content` in input messages.
- */
-function withoutReasoning(m: ModelMessage | undefined): ModelMessage | undefined {
-  if (!m || m.role !== 'assistant' || typeof m.content === 'string') return m
-  return { ...m, content: m.content.filter(p => p.type !== 'reasoning') }
-}
-
-/** A short, fixable message for a call the SDK could not accept (SPEC §10: the model gets the validation message). */
-function invalidMessage(tool: string, error: any): string {
-  const issues: any[] | undefined = error?.cause?.cause?.issues ?? error?.cause?.issues
-  if (Array.isArray(issues) && issues.length) {
-    const list = issues.map(i => `${i.path?.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ')
-    return `Invalid input for tool ${tool}: ${list}`
+/** The step as the SDK's response message would hold it; reasoning is not kept (see decisions). */
+async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage): Promise<ModelStep> {
+  const content: any[] = []
+  const calls: ModelCall[] = []
+  let text = ''
+  for (const part of parts) {
+    if (part.type === 'text') {
+      text += part.text
+      if (part.text.length) content.push({ type: 'text', text: part.text, providerOptions: part.providerMetadata })
+    } else if (part.type === 'tool-call' && !part.providerExecuted) {
+      const { input, invalid } = await parseInput(part.toolName, part.input, offered)
+      calls.push({ id: part.toolCallId, name: part.toolName, input, invalid })
+      content.push({
+        type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName,
+        input: invalid && (typeof input !== 'object' || input === null) ? {} : input, providerOptions: part.providerMetadata,
+      })
+    }
   }
-  if (error?.cause?.name === 'AI_JSONParseError') return `Invalid input for tool ${tool}: the arguments are not valid JSON (${error.cause.cause?.message ?? error.cause.message})`
-  return String(error?.message ?? 'invalid tool call')
+  return { assistant: content.length ? { role: 'assistant', content } : undefined, text, calls, usage }
+}
+
+/** The call's input parsed and validated by the tool's own schema, or a short, fixable message (SPEC §10). */
+async function parseInput(name: string, raw: string, tools: ToolSet): Promise<{ input: unknown; invalid?: string }> {
+  let value: unknown
+  try {
+    value = raw.trim() === '' ? {} : secureJsonParse(raw)
+  } catch (e: any) {
+    return { input: raw, invalid: `Invalid input for tool ${name}: the arguments are not valid JSON (${e?.message ?? e})` }
+  }
+  const tool = tools[name]
+  if (!tool) return { input: value, invalid: `Model tried to call unavailable tool '${name}'. Available tools: ${Object.keys(tools).join(', ')}.` }
+  const schema = schemaOf.get(tool as object)
+  if (!schema) return { input: value }
+  let r: ReturnType<ZodType['safeParse']>
+  try {
+    r = schema.safeParse(value)
+  } catch {
+    r = await schema.safeParseAsync(value)   // a schema with async refinements
+  }
+  if (r.success) return { input: r.data }
+  const list = r.error.issues.map(i => `${i.path?.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ')
+  return { input: value, invalid: `Invalid input for tool ${name}: ${list}` }
 }

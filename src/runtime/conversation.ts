@@ -214,10 +214,15 @@ export class Conversation implements TurnPort {
   }
 
   /** Records that the `once` attachments of a persisted response were shown. */
-  async markShown(ids: string[]): Promise<void> {
+  markShown(ids: string[]): void {
     if (!ids.length) return
     ids.forEach(id => this.consumed.add(id))
-    await this.append([{ type: 'shown', at: this.clock.now(), ids }])
+    void this.append([{ type: 'shown', at: this.clock.now(), ids }])
+  }
+
+  /** Resolves when everything appended so far is on disk (or could not be written). */
+  written(): Promise<void> {
+    return this.deps.store.idle()
   }
 
   async reset(): Promise<string | undefined> {

@@ -233,6 +233,11 @@ export class HistoryStore {
     })
   }
 
+  /** Resolves when every write queued so far has been tried. */
+  idle(): Promise<void> {
+    return this.queue.idle()
+  }
+
   /** Resolves when everything appended so far was written (or could not be), and closes the file. */
   async flushed(): Promise<void> {
     this.retryTimer?.cancel()

@@ -220,6 +220,12 @@ export class Runtime {
     return out
   }
 
+  /** Resolves when every conversation's history written so far is on disk. */
+  async written(): Promise<void> {
+    const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
+    await Promise.all(convs.map(c => c?.written()))
+  }
+
   async reset(channel: string): Promise<string | undefined> {
     const conv = await this.conversation(this.conversationKey(channel))
     return conv.reset()

@@ -31,7 +31,7 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: output as any } }] },
     ] }])
-    await port.markShown(s.shownOnce)
+    port.markShown(s.shownOnce)
     return true
   }
   if (s.count > 1) return true
@@ -39,6 +39,6 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
   if (s.assistant && s.text.trim()) stored.push({ type: 'step', at: now, turn: state.number, messages: [s.assistant] })
   stored.push({ type: 'note', at: now, kind: 'reminder', text: REMINDER })
   await port.append(stored)
-  await port.markShown(s.shownOnce)
+  port.markShown(s.shownOnce)
   return false
 }

@@ -41,7 +41,7 @@ export interface TurnPort {
   buildRequest(): Promise<ModelRequest>
   append(entries: Entry[]): Promise<void>
   /** The `once` attachments of a request whose response was persisted count as shown. */
-  markShown(ids: string[]): Promise<void>
+  markShown(ids: string[]): void
   model(): ModelHandle | undefined
   system(): string
   tools(): Map<string, Tool>

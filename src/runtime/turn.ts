@@ -49,9 +49,10 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)
       }
-      await port.append(entries)
-      // The response is persisted: only now do the `once` images of this request count as shown.
-      await port.markShown(request.shownOnce)
+      // Written in order behind the turn (the store never reorders); a stop waits for the writes.
+      void port.append(entries)
+      // The response is stored: only now do the `once` images of this request count as shown.
+      port.markShown(request.shownOnce)
       if (stepEndsTurn(calls)) {
         why = 'closing action'
         return

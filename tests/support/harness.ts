@@ -120,7 +120,10 @@ export class Harness {
     for (;;) {
       const runtimes = await this.app.kotodama?.list() ?? []
       const statuses = await Promise.all(runtimes.map(r => r.status()))
-      if (statuses.flat().every(c => !c.busy)) return
+      if (statuses.flat().every(c => !c.busy)) {
+        await Promise.all(runtimes.map(r => r.written()))
+        return
+      }
       if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
       await this.idle(5)
     }
