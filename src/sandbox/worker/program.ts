@@ -1,7 +1,6 @@
 // One program in the worker: its fresh QuickJS instance, the prelude's helpers, the job loop
 // (pump), the tool-call queue handed to the host, console capture, and how it finishes.
 import type { DisposableSuccess, QuickJSHandle } from 'quickjs-emscripten-core'
-import { PRELUDE } from '../prelude'
 import type { WorkerLimits } from '../limits'
 import type { FlatCalls, FlatReplies, RunResult, WorkerMessage } from '../protocol'
 import { FLAG_INTERRUPT } from '../protocol'
@@ -10,6 +9,26 @@ import { Vm } from './vm'
 import { classify, clip, err, errorMessage, failure, hostError, OutOfMemory, stopError, type RunState, type StopReason } from './errors'
 
 export const now = () => performance.now()
+
+const COMMA = 44
+const SEMICOLON = 59
+/** Where the last decimal() stopped: the index of its separator. */
+let end = 0
+
+/** The decimal number in q from `from` up to the separator char `stop`, or -1 if there is none. */
+function decimal(q: string, from: number, stop: number): number {
+  let n = 0
+  let i = from
+  for (; i < q.length; i++) {
+    const c = q.charCodeAt(i)
+    if (c === stop) break
+    if (c < 48 || c > 57) return -1
+    n = n * 10 + c - 48
+  }
+  if (i === from || i === q.length) return -1
+  end = i
+  return n
+}
 
 /** What a program needs from the worker around it. */
 export interface WorkerEnv {
@@ -86,8 +105,7 @@ export class Program implements RunState {
     const hostLog = ctx.newFunction('hostLog', (l, t) => this.onHostLog(l, t))
     // Not catchable: the interrupt handler ends the program at its next poll, pump() right after the slice
     const hostFatal = ctx.newFunction('hostFatal', () => { this.stop ??= 'calls' })
-    const fn = ctx.unwrapResult(ctx.evalCode(PRELUDE, 'sandbox.js'))
-    const helpers = ctx.unwrapResult(ctx.callFunction(fn, ctx.undefined, hostLog, hostFatal, ctx.newString(namesJson), ctx.newNumber(this.lim.maxToolCalls)))
+    const helpers = ctx.unwrapResult(ctx.callFunction(this.inst!.prelude, ctx.undefined, hostLog, hostFatal, ctx.newString(namesJson), ctx.newNumber(this.lim.maxToolCalls)))
     this.takeFn = ctx.getProp(helpers, 'take')
     this.settleFn = ctx.getProp(helpers, 'settle')
     this.serializeFn = ctx.getProp(helpers, 'serialize')
@@ -167,18 +185,21 @@ export class Program implements RunState {
     }
   }
 
-  // Move the calls queued by the guest to the outbox. Returns true if some were settled here
-  // (input over its cap) so their jobs must run before the next look at the queue.
+  // Move the calls queued by the guest (`id,toolIndex,length;inputJson` each) to the outbox.
+  // Returns true if some were settled here (input over its cap) so their jobs must run before
+  // the next look at the queue.
   private takeCalls(): boolean {
     const q = this.vm!.callString(this.takeFn!)
     let local = false
     let p = 0
     const max = this.lim.maxToolInputBytes
     while (p < q.length) {
-      const a = q.indexOf(',', p), b = q.indexOf(',', a + 1), c = q.indexOf(';', b + 1)
-      const id = +q.slice(p, a), index = +q.slice(a + 1, b), len = +q.slice(b + 1, c)
+      const id = decimal(q, p, COMMA)
+      const index = id < 0 ? -1 : decimal(q, end + 1, COMMA)
+      const len = index < 0 ? -1 : decimal(q, end + 1, SEMICOLON)
+      const c = end
       const name = this.names[index]
-      if (a < 0 || b < 0 || c < 0 || !(id > 0) || name === undefined || !(len >= 0) || c + 1 + len > q.length) throw new Error('malformed tool call queue')
+      if (!(id > 0) || name === undefined || len < 0 || c + 1 + len > q.length) throw new Error('malformed tool call queue')
       const json = len === 0 ? null : q.substr(c + 1, len)
       p = c + 1 + len
       if (++this.calls > this.lim.maxToolCalls) { this.stop ??= 'calls'; return false }

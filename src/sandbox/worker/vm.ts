@@ -35,6 +35,8 @@ interface Emscripten {
 type Wrap = (ptr: number) => QuickJSHandle
 
 const PENDING = 0
+/** Strings up to this many UTF-8 bytes go through the scratch space: no malloc and free per call. */
+const TEXT = 256
 /** 'n' of "number", from QTS_Typeof. */
 const N = 110
 const U = 117
@@ -46,7 +48,7 @@ export class Vm {
   private readonly rtPtr: number
   private readonly undef: number
   private readonly wrap: Wrap
-  /** Scratch in the wasm heap: [0] last job context out, [4..15] up to 3 call arguments. */
+  /** Scratch in the wasm heap: [0] last job context out, [4..15] up to 3 call arguments, then TEXT bytes for short strings. */
   private readonly scratch: number
 
   constructor(inst: Instance) {
@@ -57,7 +59,7 @@ export class Vm {
     this.rtPtr = ctx.rt.value
     this.undef = (inst.ctx.undefined as unknown as { value: number }).value
     this.wrap = (ptr) => ctx.memory.heapValueHandle(ptr)
-    this.scratch = this.malloc(16)
+    this.scratch = this.malloc(16 + TEXT)
   }
 
   private malloc(bytes: number): number {
@@ -135,11 +137,11 @@ export class Vm {
   }
 
   private newString(s: string): number {
-    const bytes = this.em.lengthBytesUTF8(s) + 1
-    const p = this.malloc(bytes)
+    const bytes = s.length < TEXT / 3 ? TEXT : this.em.lengthBytesUTF8(s) + 1
+    const p = bytes <= TEXT ? this.scratch + 16 : this.malloc(bytes)
     this.em.stringToUTF8(s, p, bytes)
     const v = this.ffi.QTS_NewString(this.ctxPtr, p)
-    this.em._free(p)
+    if (bytes > TEXT) this.em._free(p)
     return this.ptr(v)
   }
 
