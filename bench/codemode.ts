@@ -37,7 +37,7 @@ export async function codemode(mode: Mode): Promise<Row[]> {
     {
       benchmark: '5 codemode: 1,000 sequential host calls, overhead', figure: overhead, unit: 'ms',
       baseline: m('floorCalls'), baselineLabel: 'same protocol, no QuickJS', ratio: callsRatio, target: `≤ ${CALLS_RATIO}×`, pass: callsRatio <= CALLS_RATIO,
-      note: `program ${m('series').toFixed(1)} ms − 'return 1' ${m('empty').toFixed(1)} ms = ${overhead.toFixed(1)} µs a call, of which QuickJS's side ${m('inThread').toFixed(1)} µs (the same calls in one thread) and the protocol ${m('floorCalls').toFixed(1)} µs; ratio per run ${spread((r) => (r.series - r.empty) / r.floorCalls)}; fastest runs ${m('bestSeriesOverhead').toFixed(1)} ms`,
+      note: `program ${m('series').toFixed(1)} ms − 'return 1' ${m('empty').toFixed(1)} ms = ${overhead.toFixed(1)} µs a call; QuickJS alone ${m('inThread').toFixed(1)} µs (the same calls in one thread), the protocol alone ${m('floorCalls').toFixed(1)} µs; ratio per run ${spread((r) => (r.series - r.empty) / r.floorCalls)}; fastest runs ${m('bestSeriesOverhead').toFixed(1)} ms`,
     },
     {
       benchmark: '5 codemode: 1,000 concurrent host calls (Promise.all)', figure: m('parallel'), unit: 'ms',
