@@ -207,19 +207,19 @@ describe('sandbox', function () {
       await expectHealthy()
     })
 
-    it('rejects an oversized tool input (InputTooLarge, catchable) without calling the tool', async () => {
+    it('ends the program on an oversized tool input, even if it catches (InputTooLarge), without calling the tool', async () => {
       let called = false
       const spy: HostTool = async () => { called = true }
-      const o = await run('try { await tools.spy("x".repeat(2000)) } catch (e) { return [e.name, e.message] }', { maxToolInputBytes: 1000 }, { spy })
-      expect(expectOk(o)).to.deep.equal(['InputTooLarge', 'tool "spy" input is 2002 bytes of JSON; the limit is 1000'])
+      const o = await run('try { await tools.spy("x".repeat(2000)) } catch (e) {} return "went on"', { maxToolInputBytes: 1000 }, { spy })
+      expect(expectError(o, 'InputTooLarge').message).to.equal('tool "spy" input is 2002 bytes of JSON; the limit is 1000')
       expect(called).to.equal(false)
       await expectHealthy()
     })
 
-    it('rejects an oversized tool output (OutputTooLarge, catchable)', async () => {
+    it('ends the program on an oversized tool output, even if it catches (OutputTooLarge)', async () => {
       const big: HostTool = async () => 'é'.repeat(600)
-      const o = await run('try { await tools.big() } catch (e) { return [e.name, e.message] }', { maxToolOutputBytes: 1000 }, { big })
-      expect(expectOk(o)).to.deep.equal(['OutputTooLarge', 'tool "big" output is 1202 bytes of JSON; the limit is 1000'])
+      const o = await run('try { await tools.big() } catch (e) {} return "went on"', { maxToolOutputBytes: 1000 }, { big })
+      expect(expectError(o, 'OutputTooLarge').message).to.equal('tool "big" output is 1202 bytes of JSON; the limit is 1000')
       await expectHealthy()
     })
 

@@ -20,9 +20,9 @@ export interface CodemodeLimits {
   memoryLimitBytes: number
   /** Host tool calls per program; the call over the limit ends it (ToolCallLimitError). */
   maxToolCalls: number
-  /** UTF-8 bytes of each tool input as JSON (InputTooLarge, catchable). */
+  /** UTF-8 bytes of each tool input as JSON (InputTooLarge ends the program). */
   maxToolInputBytes: number
-  /** UTF-8 bytes of each tool output as JSON (OutputTooLarge, catchable). */
+  /** UTF-8 bytes of each tool output as JSON (OutputTooLarge ends the program). */
   maxToolOutputBytes: number
   /** UTF-8 bytes of the program's return value as JSON (ResultTooLarge). */
   maxResultBytes: number

@@ -14,7 +14,7 @@
 // - Error names: TimeoutError (deadline, also while awaiting tools, which are aborted),
 //   DeadlockError (awaiting a promise nothing can settle: no tool in flight, reported at once),
 //   MemoryLimitError, StackOverflowError, ToolCallLimitError (ends the program, not catchable),
-//   InputTooLarge / OutputTooLarge / ToolError (catchable in the program), ResultTooLarge,
+//   InputTooLarge / OutputTooLarge end the program like every limit (SPEC §10); ToolError is catchable; ResultTooLarge,
 //   ResultNotSerializable, AbortError (opts.signal), SandboxError (worker failure or shutdown).
 //   Uncaught program errors keep their name and message, plus `line` when the stack has one.
 export { Sandbox, type SandboxOptions } from './sandbox'

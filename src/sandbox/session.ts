@@ -25,6 +25,8 @@ export class Session {
   toolCalls = 0
   private resolve!: (o: ProgramOutcome) => void
   private finished = false
+  /** the limit violation that ended the program, over what the worker reports */
+  private fatal?: ProgramError
   private readonly abort = new AbortController()
   private outbox: FlatReplies = []
   private flushQueued = false
@@ -76,6 +78,7 @@ export class Session {
       this.toolCalls = Math.max(this.toolCalls, m[4])
       const result = m[2]
       const peak = m[5]
+      if (this.fatal) return this.end({ ok: false, error: this.fatal }, peak)
       if ('name' in result) return this.end({ ok: false, error: result }, peak)
       let value: unknown = null
       try {
@@ -115,7 +118,7 @@ export class Session {
     const max = this.limits.maxToolOutputBytes
     if (json.length > max / 3) {
       const bytes = Buffer.byteLength(json)
-      if (bytes > max) return this.reply(id, 1, ['OutputTooLarge', `tool "${name}" output is ${bytes} bytes of JSON; the limit is ${max}`])
+      if (bytes > max) return this.stopWith({ name: 'OutputTooLarge', message: `tool "${name}" output is ${bytes} bytes of JSON; the limit is ${max}` })
     }
     this.reply(id, 0, json)
   }
@@ -145,12 +148,23 @@ export class Session {
   }
 
   private hostAbort() {
+    this.stopProgram({ name: 'AbortError', message: 'the program was aborted by the host' })
+  }
+
+  /** A limit violation seen on the host side ends the program: the program cannot catch it (SPEC §10). */
+  private stopWith(error: ProgramError) {
+    if (this.finished || this.fatal) return
+    this.fatal = error
+    this.stopProgram(error)
+  }
+
+  private stopProgram(error: ProgramError) {
     if (this.finished) return
-    this.abortTools('AbortError', 'the program was aborted')
+    this.abortTools(error.name, error.message)
     this.worker.interrupt(this.id)
     this.worker.post(['abort', this.id])
     this.watchdogTimer.cancel()
-    this.watchdogTimer = this.clock.setTimeout(() => this.kill({ name: 'AbortError', message: 'the program was aborted by the host' }), WATCHDOG_GRACE_MS)
+    this.watchdogTimer = this.clock.setTimeout(() => this.kill(error), WATCHDOG_GRACE_MS)
   }
 
   /** The worker is stuck (e.g. in a long native op inside wasm): terminate it; the pool replaces it. */

@@ -9,11 +9,14 @@ const MAX_TEXT = 4096
 /** Within this many bytes of the cap, an odd failure is taken for a full memory. */
 const NEAR_CAP = 1 << 20
 
-export type StopReason = 'abort' | 'calls' | 'timeout'
+/** `input`: a tool input over maxToolInputBytes (`inputError` says which) */
+export type StopReason = 'abort' | 'calls' | 'timeout' | 'input'
 
 /** What classifying needs to know about the run. */
 export interface RunState {
   stop: StopReason | null
+  /** the message of an `input` stop */
+  inputError?: string
   lim: WorkerLimits
   inst: Instance | null
   /** The prelude's describe(e) helper. */
@@ -44,6 +47,7 @@ export function errorMessage(e: unknown): string {
 export function stopError(r: RunState): ProgramError {
   if (r.stop === 'abort') return err('AbortError', 'the program was aborted by the host')
   if (r.stop === 'calls') return err('ToolCallLimitError', 'the program made more than ' + r.lim.maxToolCalls + ' tool calls')
+  if (r.stop === 'input') return err('InputTooLarge', r.inputError ?? 'a tool input is over the limit of ' + r.lim.maxToolInputBytes + ' bytes')
   return err('TimeoutError', 'the program exceeded its time limit of ' + r.lim.timeoutMs + ' ms')
 }
 

@@ -44,6 +44,7 @@ export class Program implements RunState {
   /** Set up and waiting for tool results (or running). */
   ready = false
   stop: StopReason | null = null
+  inputError?: string
   inst: Instance | null = null
   /** Tool calls made, counted against maxToolCalls. */
   calls = 0
@@ -185,12 +186,10 @@ export class Program implements RunState {
     }
   }
 
-  // Move the calls queued by the guest (`id,toolIndex,length;inputJson` each) to the outbox.
-  // Returns true if some were settled here (input over its cap) so their jobs must run before
-  // the next look at the queue.
-  private takeCalls(): boolean {
+  // Move the calls queued by the guest (`id,toolIndex,length;inputJson` each) to the outbox; an
+  // input over its cap stops the program instead.
+  private takeCalls(): void {
     const q = this.vm!.callString(this.takeFn!)
-    let local = false
     let p = 0
     const max = this.lim.maxToolInputBytes
     while (p < q.length) {
@@ -202,19 +201,19 @@ export class Program implements RunState {
       if (!(id > 0) || name === undefined || len < 0 || c + 1 + len > q.length) throw new Error('malformed tool call queue')
       const json = len === 0 ? null : q.substr(c + 1, len)
       p = c + 1 + len
-      if (++this.calls > this.lim.maxToolCalls) { this.stop ??= 'calls'; return false }
+      if (++this.calls > this.lim.maxToolCalls) { this.stop ??= 'calls'; return }
       if (json !== null && json.length * 3 > max) {
         const bytes = Buffer.byteLength(json)
         if (bytes > max) {
-          this.settleOne(id, 1, ['InputTooLarge', 'tool "' + name + '" input is ' + bytes + ' bytes of JSON; the limit is ' + max])
-          local = true
-          continue
+          // a limit violation ends the program; it cannot be caught (SPEC §10)
+          this.inputError = 'tool "' + name + '" input is ' + bytes + ' bytes of JSON; the limit is ' + max
+          this.stop ??= 'input'
+          return
         }
       }
       this.inflight++
       this.outbox.push(id, name, json)
     }
-    return local
   }
 
   /** Run every pending job, then either finish or hand the new tool calls to the host. */
@@ -231,7 +230,7 @@ export class Program implements RunState {
           return this.finish(stopError(this))
         }
         if (vm.pending(this.main!)) {
-          if (this.takeCalls()) continue
+          this.takeCalls()
           break
         }
         const st = ctx.getPromiseState(this.main!)
