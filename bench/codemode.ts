@@ -17,8 +17,9 @@ export async function codemode(mode: Mode): Promise<Row[]> {
   for (let i = 0; i < (mode.full ? 5 : 3); i++) runs.push(await child('child-codemode-steady.ts', [mode.full ? 'full' : 'quick']))
   const m = (k: keyof Steady) => median(runs.map((r) => r[k] as number))
   const overhead = m('series') - m('empty')
-  const callsRatio = overhead / m('floorCalls')
-  const programRatio = m('single') / m('bare')
+  // Each run's subject and baseline were measured side by side: the ratio is the median of the runs' own ratios.
+  const callsRatio = median(runs.map((r) => (r.series - r.empty) / r.floorCalls))
+  const programRatio = median(runs.map((r) => r.single / r.bare))
   const spread = (f: (r: Steady) => number) => runs.map((r) => f(r).toFixed(2)).join(', ')
   const parallelError = runs.find((r) => r.parallelError)?.parallelError
   return [

@@ -53,8 +53,11 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     serialize: task => conv.serialize(task),
     resolveMedia: (url, signal) => side.media(url, signal),
     sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-      const timer = clock.setTimeout(resolve, ms)
-      signal?.addEventListener('abort', () => { timer.cancel(); reject(signal.reason) }, { once: true })
+      if (signal?.aborted) return reject(signal.reason)
+      // the listener leaves with the pause: a conversation's signal lives as long as the conversation
+      const onAbort = () => { timer.cancel(); reject(signal.reason) }
+      const timer = clock.setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve() }, ms)
+      signal?.addEventListener('abort', onAbort, { once: true })
     }),
   }
 }
