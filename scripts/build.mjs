@@ -14,29 +14,15 @@ const yaml = {
   },
 }
 
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', charset: 'utf8', sourcemap: true }
+
 await build({
+  ...common,
   entryPoints: ['src/index.ts'],
   outfile: 'lib/index.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  charset: 'utf8',
-  sourcemap: true,
   loader: { '.txt': 'text', '.md': 'text' },
   plugins: [yaml],
 })
 
 // Started by src/sandbox/pool.ts from the folder of the bundle
-await build({
-  entryPoints: ['src/sandbox/worker/main.ts'],
-  outfile: 'lib/sandbox-worker.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  charset: 'utf8',
-  sourcemap: true,
-})
+await build({ ...common, entryPoints: ['src/sandbox/worker/main.ts'], outfile: 'lib/sandbox-worker.js' })
