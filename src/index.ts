@@ -23,7 +23,7 @@ export function apply(ctx: Context, config: Config) {
 
 export { KotodamaService } from './koishi/service'
 export type { WakeOptions } from './koishi/service'
-export type { Tool, ToolCallContext, ToolHost } from './tools/types'
+export type { Tool, ToolCallContext, ToolHost, RuntimeView, ExitKit, ToolResultOutput } from './tools/types'
 export type { SchemeHandler, ReadResult, ReadOptions, MediaBytes, ResourceMeta } from './resources/types'
 // The file-scheme layer, for extensions that serve file-like resources (SPEC §9).
 export { parseFileUrl, formatFileUrl, withOffset, composeSelectors, type FileUrl } from './resources/file-url'
@@ -34,4 +34,5 @@ export { ResourceError, type ResourceErrorCode } from './resources/errors'
 export type { WakeEngine, WakeEngineContext, WakeEngineFactory } from './runtime/wake/types'
 export type { Fact } from './runtime/types'
 export type { Runtime } from './runtime/runtime'
+export type { SchemeFactory, ToolFactory } from './runtime/extensions'
 export * from './config/types'
