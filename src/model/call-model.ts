@@ -13,6 +13,7 @@ import type { ZodType } from 'zod'
 import type { ModelHandle } from './provider'
 import type { Tool } from '../tools/types'
 import { checkMessages } from './check-messages'
+import { splitReasoning } from './reasoning'
 
 export interface ModelCall {
   id: string
@@ -72,11 +73,14 @@ export async function callModel(handle: ModelHandle, o: {
 async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage): Promise<ModelStep> {
   const content: any[] = []
   const calls: ModelCall[] = []
-  let text = ''
+  // <think> blocks in the content are reasoning: not the step's text, not kept (SPEC §11)
+  const raw = parts.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('')
+  const { text } = splitReasoning(raw)
+  let textShown = false
   for (const part of parts) {
     if (part.type === 'text') {
-      text += part.text
-      if (part.text.length) content.push({ type: 'text', text: part.text, providerOptions: part.providerMetadata })
+      if (!textShown && text.length) content.push({ type: 'text', text, providerOptions: part.providerMetadata })
+      textShown = true
     } else if (part.type === 'tool-call' && !part.providerExecuted) {
       const { input, invalid } = await parseInput(part.toolName, part.input, offered)
       calls.push({ id: part.toolCallId, name: part.toolName, input, invalid })

@@ -19,7 +19,12 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
   const policy = port.profile.strayText
   if (policy === 'drop') return true
   const now = port.clock.now()
-  if (policy === 'send' && s.text.trim()) {
+  // a step of reasoning only (no text left, SPEC §11) has nothing to send: it ends the turn
+  if (policy === 'send' && !s.text.trim()) {
+    port.markShown(s.shownOnce)
+    return true
+  }
+  if (policy === 'send') {
     const tool = port.tools().get('send_message')
     const target = port.lastTarget()
     const cross = port.profile.mode === 'cross'
