@@ -56,7 +56,7 @@ export interface BenchRuntimeOptions {
 }
 
 export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
-  const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000 }
+  const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000, toolCalls: 'native' as const, contextTokens: 0, fallback: [] as string[] }
   const config = configSchema({
     models: [model],
     profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}) }],

@@ -13,6 +13,9 @@ const model = Schema.object({
   model: Schema.string().default('qwen3:8b'),
   maxRetries: Schema.number().default(2),
   timeoutMs: Schema.number().default(120000),
+  toolCalls: Schema.union(['native', 'hermes', 'xml']).default('native'),
+  contextTokens: Schema.number().default(0),
+  fallback: Schema.array(Schema.string()).role('table').default([]),
 })
 
 const codemodeLimits = Schema.object(Object.fromEntries(

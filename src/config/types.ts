@@ -11,7 +11,15 @@ export interface ModelConfig {
   model: string
   maxRetries: number
   timeoutMs: number
+  /** how tool calls travel (SPEC §11) */
+  toolCalls: ToolCallDialect
+  /** the server's context window in tokens; 0: unknown */
+  contextTokens: number
+  /** model ids tried in order when this one is unavailable */
+  fallback: string[]
 }
+
+export type ToolCallDialect = 'native' | 'hermes' | 'xml'
 
 export interface CodemodeLimits {
   /** Wall time of a program, including time spent awaiting host tools. */

@@ -32,7 +32,7 @@ function at(obj: any, path: string): unknown {
 
 const MODEL_CHECKS: [string, Check][] = [
   ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
-  ['maxRetries', nonNegative], ['timeoutMs', positive],
+  ['maxRetries', nonNegative], ['timeoutMs', positive], ['contextTokens', nonNegative],
 ]
 
 const CODEMODE_CHECKS: [string, Check][] = [
@@ -98,6 +98,17 @@ export function checkConfig(config: Config): CheckedConfig {
     if (models.has(m.id)) found.push({ path: `models[${i}].id`, message: 'duplicates the id of an earlier model' })
     problems.push(...found)
     if (!found.length) models.set(m.id, m)
+  })
+  // fallbacks name known models (checked once every model is known); a bad one is dropped with a warning
+  config.models.forEach((m, i) => {
+    const known = models.get(m.id)
+    if (!known || known !== m) return
+    const fallback = (m.fallback ?? []).filter((id, k) => {
+      const why = id === m.id ? 'names the model itself' : !models.has(id) ? `names unknown model "${id}"` : undefined
+      if (why) problems.push({ path: `models[${i}].fallback[${k}]`, message: `${why}; it is left out` })
+      return !why
+    })
+    models.set(m.id, { ...m, fallback })
   })
   const codemode = { ...DEFAULT_CODEMODE, ...config.codemode }
   for (const p of runChecks(codemode, 'codemode', CODEMODE_CHECKS)) {
