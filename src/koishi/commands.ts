@@ -17,6 +17,10 @@ export function registerCommands(ctx: Context) {
         const wait = c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : ''
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
       }
+      for (const u of r.usage.snapshot()) {
+        const counts = (c: typeof u.total) => [c.requests, c.promptTokens, c.completionTokens, c.errors]
+        lines.push(session.text('.usage', [u.model, ...counts(u.total), ...counts(u.today)]))
+      }
     }
     return lines.join('\n')
   })

@@ -5,6 +5,7 @@ import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
 import { checkConfig, type CheckedConfig } from '../config/validate'
+import { ModelHealth } from '../model/failover'
 import { createModel, type ModelHandle } from '../model/provider'
 import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
 import { Runtime } from '../runtime/runtime'
@@ -54,6 +55,8 @@ export class KotodamaService extends Service {
   private runtimes = new Map<string, Promise<Runtime>>()
   private warned = new Set<string>()
   private ingest = new KeyedQueue()
+  /** failures and cool-downs per model id, for every runtime of this instance (made with the first runtime, after tests set the clock) */
+  private health?: ModelHealth
   private log: Logger
   /** masks every configured secret in logs and in what the model sees */
   readonly redact: Redactor
@@ -135,6 +138,7 @@ export class KotodamaService extends Service {
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
+        health: this.health ??= new ModelHealth(this.clock, this.log),
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => runtime)

@@ -2,6 +2,7 @@
 // that only one turn runs at a time (SPEC §4.6). It is the turn loop's port.
 import type { ProfileConfig } from '../config/types'
 import type { MediaStores } from '../exit/store-media'
+import { ModelHealth, type FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, ToolHost, TurnState } from '../tools/types'
 import type { Clock } from '../util/clock'
@@ -27,6 +28,8 @@ export interface ConversationDeps {
   /** where the unified exit stores media and archives */
   stores: MediaStores
   model(): ModelHandle | undefined
+  /** fallback models, their health and the runtime's usage counters */
+  failover?: FailoverPort
   system(): string
   /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
   toolsFor(host: ToolHost): () => Map<string, Tool>
@@ -75,6 +78,10 @@ export class Conversation implements TurnPort {
   get turns() { return this.turnCounter }
 
   model() { return this.deps.model() }
+  /** without a runtime's (a conversation tested alone): no fallbacks, nothing counted */
+  failover() {
+    return this.deps.failover ??= { health: new ModelHealth(this.clock, this.logger), handle: () => undefined, record: () => {} }
+  }
   system() { return this.deps.system() }
   lastTarget() { return this.target }
 

@@ -27,7 +27,11 @@ export function entryProblem(v: unknown): string | undefined {
   switch (v.type) {
     case 'fact': return factProblem(v.fact)
     case 'note': return isString(v.text) ? undefined : 'a note without text'
-    case 'step': return isNumber(v.turn) ? messagesProblem(v.messages) : 'a step without its turn'
+    case 'step': {
+      if (!isNumber(v.turn)) return 'a step without its turn'
+      if (v.usage !== undefined && (!isObject(v.usage) || !isString(v.usage.model) || !isNumber(v.usage.latencyMs))) return 'a step with malformed usage'
+      return messagesProblem(v.messages)
+    }
     case 'turn': return isNumber(v.turn) && isString(v.reason) ? undefined : 'a turn without number or reason'
     case 'attachments': {
       if (!isNumber(v.turn) || !isString(v.id) || !Array.isArray(v.items)) return 'attachments without turn, id or items'

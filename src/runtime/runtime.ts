@@ -3,6 +3,8 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
+import type { ModelStep } from '../model/call-model'
+import { ModelHealth, type FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
 import type { VisionCache } from '../model/vision'
 import { ResourceCenter } from '../resources/center'
@@ -28,6 +30,7 @@ import { createToolHost, type HostSide } from './tool-host'
 import type { Fact, Platform } from './types'
 import { standardWakeEngine } from './wake/standard'
 import type { WakeEngine } from './wake/types'
+import { stepUsage, UsageBook } from './usage'
 
 export interface RuntimeOptions {
   profile: ProfileConfig
@@ -47,6 +50,8 @@ export interface RuntimeOptions {
   files?: TextCache
   /** masks configured secrets in what the model sees */
   redact?: Redactor
+  /** which models are skipped after failures; shared by the plugin's runtimes */
+  health?: ModelHealth
 }
 
 const NO_SECRETS = new Redactor([])
@@ -72,6 +77,9 @@ export class Runtime {
   private wakeEngine?: { version: number; engine: WakeEngine }
   private stopped = false
   private releaseHome?: () => void
+  /** requests, tokens and errors per model, since start and today */
+  readonly usage: UsageBook
+  private failover: FailoverPort
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -81,6 +89,12 @@ export class Runtime {
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.images = new ImageLoader(this.resources)
     const models = options.models
+    this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger)
+    this.failover = {
+      health: options.health ?? new ModelHealth(options.clock, options.logger),
+      handle: id => models.get(id),
+      record: a => this.usage.record(a.handle.config.id, stepUsage(a.handle.config.id, a.latencyMs, (a.result as ModelStep | undefined)?.usage), !a.error),
+    }
     this.view = Object.freeze({
       profile: options.profile, bot: options.bot, home: this.home, logger: options.logger, limits: options.limits,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
@@ -99,6 +113,7 @@ export class Runtime {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
       for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local') })) this.resources.register(handler)
       this.syncSchemes()
+      await this.usage.load()
     } catch (e) {
       this.releaseHome()
       throw e
@@ -152,6 +167,7 @@ export class Runtime {
         store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
+        failover: this.failover,
         system: () => this.systemPrompt(),
         hostFor: c => createToolHost(side, c),
         toolsFor: host => {
@@ -235,6 +251,7 @@ export class Runtime {
     this.stopped = true
     const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
     await Promise.all(convs.map(c => c?.stop()))
+    await this.usage.stop()
     this.schemeDisposers.splice(0).forEach(d => d())
     this.resources.dispose()
     this.releaseHome?.()

@@ -3,6 +3,7 @@ import type { ModelMessage } from 'ai'
 import type { TurnState } from '../tools/types'
 import type { TurnPort } from './turn-port'
 import type { Entry } from './types'
+import type { StepUsage } from './usage'
 
 const REMINDER = '[reminder: your last reply was plain text, and plain text reaches nobody. Speak with send_message, or call finish to stay silent.]'
 
@@ -12,6 +13,8 @@ export interface StrayStep {
   /** stray steps in this turn so far, this one included */
   count: number
   shownOnce: string[]
+  /** which model answered the step, stored with it */
+  usage?: StepUsage
 }
 
 /** Returns true when the turn ends. */
@@ -32,7 +35,7 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
     const id = `stray-${state.number}-${s.count}`
     const output = await tool.execute(input, { callId: id, fromProgram: false, signal: port.toolSignal, turn: state })
     // Stored as the send_message call it became, so the mind later sees what it said.
-    await port.append([{ type: 'step', at: port.clock.now(), turn: state.number, messages: [
+    await port.append([{ type: 'step', at: port.clock.now(), turn: state.number, ...(s.usage ? { usage: s.usage } : {}), messages: [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: output as any } }] },
     ] }])
@@ -41,7 +44,7 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
   }
   if (s.count > 1) return true
   const stored: Entry[] = []
-  if (s.assistant && s.text.trim()) stored.push({ type: 'step', at: now, turn: state.number, messages: [s.assistant] })
+  if (s.assistant && s.text.trim()) stored.push({ type: 'step', at: now, turn: state.number, messages: [s.assistant], ...(s.usage ? { usage: s.usage } : {}) })
   stored.push({ type: 'note', at: now, kind: 'reminder', text: REMINDER })
   await port.append(stored)
   port.markShown(s.shownOnce)

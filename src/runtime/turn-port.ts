@@ -2,6 +2,7 @@
 // the conversation owns its history, its numbering and its request building.
 import type { ProfileConfig } from '../config/types'
 import type { MediaStores } from '../exit/store-media'
+import type { FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget, Tool, TurnState } from '../tools/types'
 import type { Clock } from '../util/clock'
@@ -43,6 +44,8 @@ export interface TurnPort {
   /** The `once` attachments of a request whose response was persisted count as shown. */
   markShown(ids: string[]): void
   model(): ModelHandle | undefined
+  /** The fallback models, their health and the usage counters of this runtime. */
+  failover(): FailoverPort
   system(): string
   tools(): Map<string, Tool>
   /** Where a stray text goes under `strayText: send`. */

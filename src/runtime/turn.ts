@@ -1,5 +1,6 @@
 // The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
 import { callModel, offerTools } from '../model/call-model'
+import { FailedStep, withFailover } from '../model/failover'
 import { describeError } from '../util/describe-error'
 import { toolAttachments } from './request/attachment-entries'
 import { runCalls, stepMessages } from './run-calls'
@@ -7,6 +8,7 @@ import { stepEndsTurn } from './stop-rule'
 import { strayStep } from './stray-text'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry } from './types'
+import { stepUsage } from './usage'
 
 export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
   const state = port.beginTurn(req)
@@ -25,16 +27,23 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       }
       const tools = port.tools()
       const request = await port.buildRequest()
-      let result
+      let result, usage
       try {
-        result = await callModel(handle, { system: port.system(), messages: request.messages, tools: offerTools(tools), signal: port.signal })
+        const offered = offerTools(tools)
+        const answer = await withFailover({
+          port: port.failover(), first: handle, clock: port.clock, logger, key: port.key, signal: port.signal,
+          call: h => callModel(h, { system: port.system(), messages: request.messages, tools: offered, signal: port.signal }),
+        })
+        result = answer.result!
+        usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
       } catch (e: any) {
-        if (!port.signal.aborted) logger.warn('conversation %s: the call to model "%s" failed (timeout %d ms), the turn ends: %s', port.key, handle.config.id, handle.config.timeoutMs, describeError(e))
+        const failed = e instanceof FailedStep ? e.handle : handle
+        if (!port.signal.aborted) logger.warn('conversation %s: the call to model "%s" failed (timeout %d ms), the turn ends: %s', port.key, failed.config.id, failed.config.timeoutMs, describeError(e instanceof FailedStep ? e.error : e))
         why = 'model call failed'
         return
       }
       if (!result.calls.length) {
-        const end = await strayStep(port, state, { assistant: result.assistant, text: result.text, count: ++strays, shownOnce: request.shownOnce })
+        const end = await strayStep(port, state, { assistant: result.assistant, text: result.text, count: ++strays, shownOnce: request.shownOnce, usage })
         if (end) {
           why = `plain text (${profile.strayText})`
           return
@@ -44,7 +53,7 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       const calls = await runCalls(port, state, tools, result.calls)
       logger.debug('%s: turn %d step %d: %s', port.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const at = port.clock.now()
-      const entries: Entry[] = [{ type: 'step', at, turn: state.number, messages: stepMessages(result.assistant, calls) }]
+      const entries: Entry[] = [{ type: 'step', at, turn: state.number, messages: stepMessages(result.assistant, calls), usage }]
       for (const c of calls) {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)

@@ -1,6 +1,7 @@
 // Shapes shared by the runtime core. Nothing here knows Koishi sessions: the edge converts them.
 import type { ModelMessage } from 'ai'
 import type { AttachmentItem } from '../exit/attachments'
+import type { StepUsage } from './usage'
 
 export type { Logger } from '../util/logger'
 
@@ -40,7 +41,8 @@ export type WakeReason = string
 export type Entry =
   | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason }
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
-  | { type: 'step'; at: number; turn: number; messages: ModelMessage[] }
+  /** `usage`: which model answered and what it cost (absent in older histories) */
+  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage }
   | { type: 'turn'; at: number; turn: number; reason: string }
   /** Media a tool returned or a person sent (SPEC §7); items are addressed as `${id}:${index}`. */
   | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }

@@ -39,6 +39,11 @@ export interface FakeReply {
    * its finish chunk and `[DONE]`); with `cut` the connection is destroyed instead.
    */
   truncateAt?: number
+  /**
+   * The usage object: `false` leaves it out; an object sets fields (e.g. reasoning or cached
+   * tokens) over the estimated counts. Default: estimated prompt and completion tokens.
+   */
+  usage?: false | { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; cached_tokens?: number }
 }
 
 export interface RecordedRequest {
@@ -270,7 +275,7 @@ function streamReply(res: ServerResponse, a: StreamArgs) {
     for (const piece of halves(tc.arguments)) send(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
   })
   send(chunk({}, a.finishReason))
-  if (a.includeUsage) {
+  if (a.includeUsage && a.usage) {
     send({ id: a.id, object: 'chat.completion.chunk', created: a.created, model: a.model, choices: [], usage: a.usage })
   }
   events.push('data: [DONE]\n\n')
@@ -320,11 +325,16 @@ function halves(text: string | undefined): string[] {
 }
 
 // rough but deterministic token counts; tests only need them present and stable
-function makeUsage(body: any, reply: FakeReply, toolCalls: { arguments: string }[]) {
-  const prompt_tokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4)
+function makeUsage(body: any, reply: FakeReply, toolCalls: { arguments: string }[]): any {
+  if (reply.usage === false) return undefined
+  const o = reply.usage ?? {}
+  const prompt_tokens = o.prompt_tokens ?? Math.ceil(JSON.stringify(body.messages ?? []).length / 4)
   const out = (reply.content ?? '') + (reply.reasoning ?? '') + toolCalls.map((t) => t.arguments).join('')
-  const completion_tokens = Math.ceil(out.length / 4)
-  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens }
+  const completion_tokens = o.completion_tokens ?? Math.ceil(out.length / 4)
+  const usage: any = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens }
+  if (o.cached_tokens !== undefined) usage.prompt_tokens_details = { cached_tokens: o.cached_tokens }
+  if (o.reasoning_tokens !== undefined) usage.completion_tokens_details = { reasoning_tokens: o.reasoning_tokens }
+  return usage
 }
 
 
