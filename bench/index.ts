@@ -9,6 +9,7 @@ import { exitArchive } from './exit'
 import { codemode } from './codemode'
 import { turnOverhead } from './turns'
 import { typingPace } from './typing'
+import { dialects } from './dialects'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -19,6 +20,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['5', 'codemode', codemode],
   ['6', 'turn overhead', turnOverhead],
   ['7', 'typing', typingPace],
+  ['8', 'tool-call dialects', dialects],
 ]
 
 async function main() {

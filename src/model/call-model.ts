@@ -14,6 +14,7 @@ import type { ModelHandle } from './provider'
 import type { Tool } from '../tools/types'
 import { checkMessages } from './check-messages'
 import { splitReasoning } from './reasoning'
+import { INVALID_KEY } from './dialects'
 
 export interface ModelCall {
   id: string
@@ -82,11 +83,14 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
       if (!textShown && text.length) content.push({ type: 'text', text, providerOptions: part.providerMetadata })
       textShown = true
     } else if (part.type === 'tool-call' && !part.providerExecuted) {
-      const { input, invalid } = await parseInput(part.toolName, part.input, offered)
+      // a text dialect's call that could not be parsed arrives already judged (dialects.ts)
+      const unread = part.providerMetadata?.[INVALID_KEY]?.invalid
+      const { input, invalid } = typeof unread === 'string' ? { input: {}, invalid: unread } : await parseInput(part.toolName, part.input, offered)
       calls.push({ id: part.toolCallId, name: part.toolName, input, invalid })
       content.push({
         type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName,
-        input: invalid && (typeof input !== 'object' || input === null) ? {} : input, providerOptions: part.providerMetadata,
+        input: invalid && (typeof input !== 'object' || input === null) ? {} : input,
+        providerOptions: typeof unread === 'string' ? undefined : part.providerMetadata,
       })
     }
   }

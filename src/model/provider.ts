@@ -3,6 +3,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
+import { withDialect } from './dialects'
 
 export type PublicModelConfig = Omit<ModelConfig, 'apiKey'>
 
@@ -19,5 +20,6 @@ export function createModel(config: ModelConfig): ModelHandle {
     apiKey: apiKey || undefined,
     includeUsage: true,
   })
-  return { config: Object.freeze(visible), model: provider.chatModel(config.model) }
+  // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
+  return { config: Object.freeze(visible), model: withDialect(provider.chatModel(config.model), config.toolCalls) }
 }
