@@ -6,6 +6,7 @@ import type { Clock } from '../util/clock'
 import { describeError } from '../util/describe-error'
 import type { Logger } from '../util/logger'
 import type { ModelHandle } from './provider'
+import { ContextSizes } from './context-size'
 
 const SKIP_AFTER = 3
 const FIRST_COOLDOWN = 60_000
@@ -36,8 +37,12 @@ interface Health {
 
 export class ModelHealth {
   private state = new Map<string, Health>()
+  /** what each model's context holds, learned from its answers */
+  readonly sizes: ContextSizes
 
-  constructor(private clock: Clock, private logger: Logger) {}
+  constructor(private clock: Clock, private logger: Logger) {
+    this.sizes = new ContextSizes(logger)
+  }
 
   private of(id: string): Health {
     let h = this.state.get(id)

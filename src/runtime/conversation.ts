@@ -212,8 +212,9 @@ export class Conversation implements TurnPort {
   }
 
   /** The messages of the next model request, with the attachments it shows as images. */
-  buildRequest(): Promise<ModelRequest> {
+  buildRequest(maxChars?: number): Promise<ModelRequest> {
     return buildRequest({
+      maxChars,
       entries: this.entries, profile: this.profile, forgotten: this.forgotten, consumed: this.consumed,
       currentTurn: this.currentTurn?.number ?? this.turnCounter, loadImage: url => this.deps.loadImage(url),
       archive: text => this.stores.artifacts.write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),

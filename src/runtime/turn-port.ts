@@ -39,7 +39,8 @@ export interface TurnPort {
   endTurn(state: TurnState): void
   /** Facts that arrived during the turn enter the history (seen at the next step). */
   flushInbox(): void
-  buildRequest(): Promise<ModelRequest>
+  /** `maxChars`: a smaller budget than context.maxChars, from the model's context size */
+  buildRequest(maxChars?: number): Promise<ModelRequest>
   append(entries: Entry[]): Promise<void>
   /** The `once` attachments of a request whose response was persisted count as shown. */
   markShown(ids: string[]): void

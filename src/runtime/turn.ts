@@ -1,6 +1,7 @@
 // The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
 import { callModel, offerTools } from '../model/call-model'
 import { FailedStep, withFailover } from '../model/failover'
+import { declaredChars } from '../model/context-size'
 import { describeError } from '../util/describe-error'
 import { toolAttachments } from './request/attachment-entries'
 import { runCalls, stepMessages } from './run-calls'
@@ -26,16 +27,22 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         return
       }
       const tools = port.tools()
-      const request = await port.buildRequest()
+      const system = port.system()
+      const failover = port.failover()
+      // the system prompt and tool declarations go with every request; the window gets the rest
+      const toolChars = declaredChars(tools)
+      const fixedChars = system.length + toolChars
+      const request = await port.buildRequest(failover.health.sizes.windowChars(handle.config, fixedChars))
       let result, usage
       try {
         const offered = offerTools(tools)
         const answer = await withFailover({
-          port: port.failover(), first: handle, clock: port.clock, logger, key: port.key, signal: port.signal,
-          call: h => callModel(h, { system: port.system(), messages: request.messages, tools: offered, signal: port.signal }),
+          port: failover, first: handle, clock: port.clock, logger, key: port.key, signal: port.signal,
+          call: h => callModel(h, { system, messages: request.messages, tools: offered, signal: port.signal }),
         })
         result = answer.result!
         usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
+        failover.health.sizes.observe(answer.handle.config, system.length + request.chars, toolChars, usage.promptTokens)
       } catch (e: any) {
         const failed = e instanceof FailedStep ? e.handle : handle
         if (!port.signal.aborted) logger.warn('conversation %s: the call to model "%s" failed (timeout %d ms), the turn ends: %s', port.key, failed.config.id, failed.config.timeoutMs, describeError(e instanceof FailedStep ? e.error : e))

@@ -21,6 +21,8 @@ export interface Sent {
 export interface HarnessOptions {
   profiles?: any[]
   profile?: any
+  /** fields of the default model entry (which talks to the harness's fake server) */
+  model?: any
   models?: any[]
   codemode?: any
   /** extra bots beside mock:514 */
@@ -50,7 +52,7 @@ export class Harness {
     const dataDir = o.dataDir ?? await mkdtemp(join(tmpdir(), 'kotodama-test-'))
     const config = {
       dataDir,
-      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000 }],
+      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
       ...(o.codemode ? { codemode: o.codemode } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',

@@ -10,6 +10,8 @@ import { project, type LoadedImage } from './projection'
 
 export interface ModelRequest {
   messages: ModelMessage[]
+  /** characters of the history window (its estimate; images not counted) */
+  chars: number
   /** keys of the `once` attachments this request shows */
   shownOnce: string[]
 }
@@ -25,12 +27,15 @@ export interface RequestInput {
   loadImage(url: string): Promise<LoadedImage>
   /** where texts too long for the window are archived */
   archive: Archive
+  /** a smaller character budget than context.maxChars (the model's context size) */
+  maxChars?: number
 }
 
 export const TRIMMED_NOTE = '[earlier history is outside your context window]'
 
 export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
-  const { maxMessages, maxChars } = o.profile.context
+  const { maxMessages } = o.profile.context
+  const maxChars = Math.min(o.profile.context.maxChars, o.maxChars ?? Infinity)
   const picked = windowEntries(o.entries, { maxMessages, maxChars })
   const window = picked.over ? await shortenEntries(picked.entries, maxChars, o.archive) : picked.entries
   const projection = await project({
@@ -40,5 +45,5 @@ export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
   if (messages.length && (o.forgotten || picked.trimmed || messages[0].role !== 'user')) {
     messages.unshift({ role: 'user', content: TRIMMED_NOTE })
   }
-  return { messages, shownOnce: projection.shownOnce }
+  return { messages, shownOnce: projection.shownOnce, chars: picked.chars }
 }

@@ -16,6 +16,8 @@ export interface Window {
   over: boolean
   /** some entries were left out */
   trimmed: boolean
+  /** the characters of the picked entries */
+  chars: number
 }
 
 interface Unit {
@@ -118,5 +120,5 @@ export function windowEntries(entries: Entry[], limits: WindowLimits): Window {
   }
   // A window must not open on a tool message; step entries keep call and result together, so
   // only an assistant message could lead, which every provider accepts.
-  return { entries: picked.reverse(), over, trimmed: kept < entries.length }
+  return { entries: picked.reverse(), over, trimmed: kept < entries.length, chars }
 }
