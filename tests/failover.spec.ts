@@ -50,6 +50,14 @@ describe('failover between models (SPEC §11)', function () {
     expect(h.warnings().join('\n')).to.match(/model "main" is unavailable.*trying "backup"/)
   })
 
+  it('a 429 fails over too', async () => {
+    h = await start()
+    a.script({ status: 429, error: 'rate limited' })
+    b.script({ toolCalls: [call('send_message', { messages: ['from backup'] }), call('finish', {})] })
+    await answeredByBackup(h)
+    expect(a.requests).to.have.length(1)
+  })
+
   it('a refused connection fails over', async () => {
     const gone = await FakeOpenAI.start()
     await gone.close()
