@@ -4,7 +4,7 @@ import { ContextSizes } from '../src/model/context-size'
 import { Harness, call } from './support/harness'
 import { lastUserText } from './support/fake-openai'
 
-const config = (contextTokens: number) => ({ id: 'm', baseURL: '', model: 'x', maxRetries: 0, timeoutMs: 1, toolCalls: 'native' as const, contextTokens, fallback: [] })
+const config = (contextTokens: number) => ({ id: 'm', baseURL: '', model: 'x', maxRetries: 0, timeoutMs: 1, toolCalls: 'native' as const, contextTokens, fallback: [] as string[] })
 const quiet = { debug() {}, info() {}, warn() {}, error() {} }
 
 describe('context size (SPEC §11)', function () {
