@@ -85,7 +85,8 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
       }],
       profiles: [{
         id: 'demo', persona: PERSONA, model: 'main', mode: 'channel',
-        claims: [{ bot: '*', channels: ['*'] }],
+        // as the README suggests: the sandbox's private chats (@alice) are private:alice
+        claims: [{ bot: '*', channels: ['group:*', 'private:*'] }],
         // wake: the defaults (private messages and mentions wake it); typing: the defaults
         ...(o.typing ? { typing: o.typing } : {}),
       }],

@@ -88,4 +88,25 @@ describe('demo: npm start -- --offline', function () {
     // send_message without continue closes the turn: one model request in all
     expect(demo.offlineModel.requests).to.equal(1)
   })
+
+  it('in a group of the sandbox, "@Koishi" written as text wakes the mind', async () => {
+    const received: SandboxMessage[] = []
+    ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data))
+      if (m.type === 'sandbox/message') received.push({ ...m.body, at: Date.now() })
+    })
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    const before = demo.offlineModel.requests
+    // chatting without the name does not wake it; the sandbox escapes markup, so a mention is text
+    ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:bob', 'bob', '#', 'just chatting'], id: 1 }))
+    ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:bob', 'bob', '#', '@Koishi are you there?'], id: 2 }))
+    const fromBot = () => received.filter(m => m.user === 'Koishi')
+    const deadline = Date.now() + 8000
+    while (fromBot().length < 2 && Date.now() < deadline) await new Promise(r => setTimeout(r, 25))
+    expect(fromBot().map(m => m.content), JSON.stringify(received)).to.have.length(2)
+    expect(fromBot()[0].content).to.equal('I heard: @Koishi are you there?')
+    for (const m of fromBot()) expect(m).to.include({ channel: '#', platform: 'sandbox:bob' })
+    expect(demo.offlineModel.requests - before).to.equal(1)
+  })
 })

@@ -7,7 +7,7 @@ describe('tool host', () => {
   const host = createToolHost({
     profile: { mode: 'channel', typing: {}, claims: [{ bot: '*', channels: ['*'] }] } as any, bot: 'x:1', clock: systemClock,
     platform: { isOnline: () => true, send: async () => ['1'] }, random: Math.random,
-    media: async () => { throw new Error('none') }, guildOf: () => ({}), rememberSent: () => {},
+    media: async () => { throw new Error('none') }, placeOf: () => ({}), rememberSent: () => {},
   }, { ownTarget: () => ({ bot: 'x:1', channel: 'group:1' }), serialize: t => t() })
 
   it('a typing pause leaves no listener on the long-lived signal it was given', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { uuidv7, UUIDV7 } from '../src/util/uuidv7'
 import { safeName } from '../src/util/safe-name'
 import { markupCut } from '../src/runtime/long-facts'
+import { namesBot } from '../src/koishi/mentions'
 
 describe('small utilities', () => {
   it('uuidv7 ids are valid and increase', () => {
@@ -25,5 +26,14 @@ describe('long messages are cut between elements', () => {
     expect(markupCut('a'.repeat(3999) + '😀', 4000)).to.equal(3999)
     expect(markupCut('a'.repeat(5000), 4000)).to.equal(4000)
     expect(markupCut('<b>bold</b>' + 'a'.repeat(5000), 4000)).to.equal(4000)
+  })
+})
+
+describe('a name written as text is a mention (SPEC §12)', () => {
+  it('@Name anywhere, or the name leading the message', () => {
+    for (const t of ['@Koishi hi', 'hi @koishi', 'hi @Koishi!', 'Koishi, are you there?', 'koishi: ping', '  Koishi']) expect(namesBot(t, 'Koishi'), t).to.equal(true)
+    for (const t of ['Koishiland is nice', 'hi koishi', 'email@Koishi.com', '@Koishix']) expect(namesBot(t, 'Koishi'), t).to.equal(false)
+    expect(namesBot('@K.O hi', 'K.O')).to.equal(true)
+    expect(namesBot('anything', undefined)).to.equal(false)
   })
 })

@@ -3,7 +3,10 @@
 
 const GROUP = 'group:'
 
-export function channelKey(rawChannelId: string, direct: boolean): string {
+export function channelKey(rawChannelId: string, direct: boolean, userId?: string): string {
+  // a direct chat is `private:<user>` whatever the platform calls it (the sandbox: `@alice`,
+  // Discord: a DM channel id); sends go to the platform's own id, which the fact keeps
+  if (direct && !rawChannelId.startsWith('private:') && userId) return `private:${userId}`
   if (direct || rawChannelId.startsWith('private:') || rawChannelId.startsWith(GROUP)) return rawChannelId
   return GROUP + rawChannelId
 }

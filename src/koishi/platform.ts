@@ -10,11 +10,11 @@ export function koishiPlatform(ctx: Context): Platform {
   return {
     // The console's sandbox bots have no connection and never report online.
     isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
-    async send(id, channel, content, guildId) {
+    async send(id, channel, content, guildId, raw) {
       const b = bot(id)
       if (!b) throw new Error(`bot ${id} is not connected`)
       try {
-        return await b.sendMessage(rawChannel(channel), content, guildId)
+        return await b.sendMessage(raw ?? rawChannel(channel), content, guildId)
       } catch (e: any) {
         const first = e instanceof AggregateError ? e.errors[0] : e
         throw new Error(first?.message || String(first))

@@ -1,9 +1,10 @@
 // A Koishi session → a fact: media registered as assets, so platform links never reach the model.
 import { h, Session } from 'koishi'
-import { channelKey } from '../claims/channel-key'
+import { channelKey, rawChannel } from '../claims/channel-key'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Fact } from '../runtime/types'
-import { MEDIA_ELEMENTS } from '../util/elements'
+import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
+import { namesBot } from './mentions'
 
 
 export function botIdOf(session: Session): string {
@@ -11,7 +12,7 @@ export function botIdOf(session: Session): string {
 }
 
 export function channelOf(session: Session): string {
-  return channelKey(session.channelId, session.isDirect)
+  return channelKey(session.channelId, session.isDirect, session.userId)
 }
 
 async function replaceMedia(elements: h[], assets: AssetStore): Promise<h[]> {
@@ -46,6 +47,7 @@ export async function sessionToFact(session: Session, assets: AssetStore): Promi
   const elements = await replaceMedia(session.elements ?? h.parse(session.content ?? ''), assets)
   const selfId = session.selfId
   const mentionsBot = !!session.stripped?.atSelf || h.select(elements, 'at').some(a => a.attrs.id === selfId)
+    || namesBot(visibleText(elements), session.bot?.user?.name)
   const quote = session.quote
   const author = session.event?.member?.nick || session.event?.user?.nick || session.event?.user?.name || session.username || session.userId
   return {
@@ -55,6 +57,7 @@ export async function sessionToFact(session: Session, assets: AssetStore): Promi
     channel: channelOf(session),
     ...(session.event?.channel?.name ? { channelName: session.event.channel.name } : {}),
     ...(session.guildId ? { guildId: session.guildId } : {}),
+    ...(rawChannel(channelOf(session)) !== session.channelId ? { rawChannel: session.channelId } : {}),
     direct: session.isDirect,
     user: { id: session.userId, name: author },
     content: elements.join(''),

@@ -253,5 +253,5 @@ export class Conversation implements TurnPort {
 }
 
 function targetOf(f: Fact): SendTarget {
-  return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}) }
+  return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}), ...(f.rawChannel ? { rawChannel: f.rawChannel } : {}) }
 }

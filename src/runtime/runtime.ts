@@ -70,7 +70,8 @@ export class Runtime {
   readonly view: RuntimeView
   private conversations = new Map<string, Promise<Conversation>>()
   private sent = new LRUCache<string, true>({ max: 5000 })
-  private guilds = new LRUCache<string, string>({ max: 5000 })
+  /** where a channel is on the platform (its guild, its own id), from the latest fact there */
+  private places = new LRUCache<string, { guildId?: string; rawChannel?: string }>({ max: 5000 })
   private images: ImageLoader
   private schemeVersion = -1
   private schemeDisposers: (() => void)[] = []
@@ -159,7 +160,7 @@ export class Runtime {
       const side: HostSide = {
         profile: o.profile, bot: o.bot, clock: o.clock, platform: o.platform, random: () => o.random(),
         media: (url, signal) => this.resources.bytes(url, signal),
-        guildOf: (bot, channel) => this.guildOf(bot, channel),
+        placeOf: (bot, channel) => this.placeOf(bot, channel),
         rememberSent: ids => { for (const id of ids ?? []) this.sent.set(id, true) },
       }
       const conv = new Conversation({
@@ -189,7 +190,7 @@ export class Runtime {
   /** A claimed incoming message: stored as a fact, and a turn starts when the wake engine says so. */
   async receive(fact: Fact): Promise<void> {
     if (this.stopped) return
-    if (fact.guildId) this.guilds.set(`${fact.bot}\u0000${fact.channel}`, fact.guildId)
+    if (fact.guildId || fact.rawChannel) this.places.set(`${fact.bot}\u0000${fact.channel}`, { ...(fact.guildId ? { guildId: fact.guildId } : {}), ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}) })
     const wake = this.engine().judge(fact)
     const conv = await this.conversation(this.conversationKey(fact.channel))
     let shown = fact
@@ -204,13 +205,12 @@ export class Runtime {
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
     const conv = await this.conversation(this.conversationKey(channel))
-    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.guildOf(this.bot, channel) }
+    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.placeOf(this.bot, channel) }
     conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
   }
 
-  guildOf(bot: string, channel: string): { guildId?: string } {
-    const guildId = this.guilds.get(`${bot}\u0000${channel}`)
-    return guildId ? { guildId } : {}
+  placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
+    return this.places.get(`${bot}\u0000${channel}`) ?? {}
   }
 
   systemPrompt(): string {

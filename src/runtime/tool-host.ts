@@ -15,7 +15,7 @@ export interface HostSide {
   platform: Platform
   random(): number
   media(url: string, signal?: AbortSignal): Promise<MediaBytes>
-  guildOf(bot: string, channel: string): { guildId?: string }
+  placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string }
   rememberSent(ids: string[]): void
 }
 
@@ -39,11 +39,11 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       const channel = normalizeTarget(t.channel.trim())
       if (!/^[^:\s]+:.+$/.test(bot)) return { error: `bot "${bot}" is malformed; write platform:selfId` }
       if (!isClaimed(profile.claims, bot, channel)) return { error: `channel "${channel}" of bot ${bot} is outside this profile's claims` }
-      return { bot, channel, ...side.guildOf(bot, channel) }
+      return { bot, channel, ...side.placeOf(bot, channel) }
     },
     isOnline: bot => platform.isOnline(bot),
     async deliver(target, content) {
-      const ids = await platform.send(target.bot, target.channel, content, target.guildId)
+      const ids = await platform.send(target.bot, target.channel, content, target.guildId, target.rawChannel)
       side.rememberSent(ids)
       return ids
     },

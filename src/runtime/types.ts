@@ -13,6 +13,8 @@ export interface Fact {
   channel: string        // canonical channel key (see docs/decisions.md)
   channelName?: string
   guildId?: string
+  /** the platform's own channel id, when it is not the key's (see channel-key.ts) */
+  rawChannel?: string
   direct: boolean
   user: { id: string; name: string }
   content: string        // element markup
@@ -25,7 +27,7 @@ export interface Fact {
 export interface Platform {
   isOnline(bot: string): boolean
   /** Sends one platform message; resolves with its ids, throws with the platform's reason. */
-  send(bot: string, channel: string, content: string, guildId?: string): Promise<string[]>
+  send(bot: string, channel: string, content: string, guildId?: string, rawChannel?: string): Promise<string[]>
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
   /** Fetches remote bytes (assets) through the host's HTTP client. */

@@ -68,6 +68,8 @@ export interface SendTarget {
   bot: string
   channel: string
   guildId?: string
+  /** the platform's own channel id, when it is not the key's */
+  rawChannel?: string
 }
 
 export interface WaitDeclaration {
