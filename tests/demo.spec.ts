@@ -47,6 +47,19 @@ describe('demo: npm start -- --offline', function () {
     })
   })
 
+  /** A console connection as the sandbox page opens it; collects every sandbox message it shows. */
+  async function openConsole(): Promise<SandboxMessage[]> {
+    ws?.terminate()
+    const received: SandboxMessage[] = []
+    const socket = ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
+    socket.on('message', (data) => {
+      const m = JSON.parse(String(data))
+      if (m.type === 'sandbox/message') received.push({ ...m.body, at: Date.now() })
+    })
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject) })
+    return received
+  }
+
   after(async () => {
     ws?.terminate()
     await demo?.stop()
@@ -63,13 +76,7 @@ describe('demo: npm start -- --offline', function () {
   })
 
   it('a private sandbox message comes back as two echo messages from the bot', async () => {
-    const received: SandboxMessage[] = []
-    ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
-    ws.on('message', (data) => {
-      const m = JSON.parse(String(data))
-      if (m.type === 'sandbox/message') received.push({ ...m.body, at: Date.now() })
-    })
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    const received = await openConsole()
     // what the sandbox page sends when alice writes in her private chat with the bot
     ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:alice', 'alice', '@alice', 'hello kotodama'], id: 1 }))
 
@@ -90,13 +97,7 @@ describe('demo: npm start -- --offline', function () {
   })
 
   it('in a group of the sandbox, "@Koishi" written as text wakes the mind', async () => {
-    const received: SandboxMessage[] = []
-    ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
-    ws.on('message', (data) => {
-      const m = JSON.parse(String(data))
-      if (m.type === 'sandbox/message') received.push({ ...m.body, at: Date.now() })
-    })
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    const received = await openConsole()
     const before = demo.offlineModel.requests
     // chatting without the name does not wake it; the sandbox escapes markup, so a mention is text
     ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:bob', 'bob', '#', 'just chatting'], id: 1 }))
