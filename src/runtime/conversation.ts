@@ -75,7 +75,6 @@ export class Conversation implements TurnPort {
   get redact() { return this.deps.redact }
   get busy() { return !!this.running }
   get signal() { return this.abort.signal }
-  get turns() { return this.turnCounter }
 
   model() { return this.deps.model() }
   /** without a runtime's (a conversation tested alone): no fallbacks, nothing counted */

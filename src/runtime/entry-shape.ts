@@ -1,7 +1,6 @@
 // History lines are checked when a conversation loads them (SPEC §10): valid JSON of the wrong
 // shape is skipped with a warning instead of breaking every later turn of the channel.
 import { modelMessageSchema } from 'ai'
-import type { Entry } from './types'
 
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v)
 const isString = (v: unknown): v is string => typeof v === 'string'
@@ -40,8 +39,4 @@ export function entryProblem(v: unknown): string | undefined {
     case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'
     default: return `an entry of unknown type ${JSON.stringify(String(v.type)).slice(0, 40)}`
   }
-}
-
-export function isEntry(v: unknown): v is Entry {
-  return entryProblem(v) === undefined
 }

@@ -15,8 +15,4 @@ export class KeyedQueue {
   async idle(): Promise<void> {
     while (this.tails.size) await Promise.all([...this.tails.values()])
   }
-
-  get size(): number {
-    return this.tails.size
-  }
 }
