@@ -44,10 +44,11 @@ export async function exitToolResult(tool: Tool, input: unknown, result: unknown
     },
   }
   let output: ToolResultOutput
-  if (tool.present) output = await tool.present(raw, input, kit)
-  else if (tool.toModelOutput) output = await fromModelOutput(await tool.toModelOutput(raw, input), kit)
-  else output = await kit.plain(raw)
-  if (output.type === 'json' || output.type === 'error-json') output = { ...output, value: toPlainJson(output.value) as any }
+  if (tool.present || tool.toModelOutput) {
+    output = tool.present ? await tool.present(raw, input, kit) : await fromModelOutput(await tool.toModelOutput(raw, input), kit)
+    // a tool's own rendering may build new values; the default one only passes the plain `raw` on
+    if (output.type === 'json' || output.type === 'error-json') output = { ...output, value: toPlainJson(output.value) as any }
+  } else output = await kit.plain(raw)
   return { output, attachments }
 }
 

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LanguageModelV3Usage } from '@ai-sdk/provider'
 import { atomicWrite } from '../util/atomic-write'
+import { isMissing } from '../resources/fs-error'
 import type { Clock, Timer } from '../util/clock'
 import type { Logger } from '../util/logger'
 
@@ -73,7 +74,7 @@ export class UsageBook {
         this.today.set(model, have)
       }
     } catch (e: any) {
-      if (e?.code !== 'ENOENT') this.logger.warn('usage file of %s could not be read: %s', this.day, e?.message ?? e)
+      if (!isMissing(e)) this.logger.warn('usage file of %s could not be read: %s', this.day, e?.message ?? e)
     }
   }
 
