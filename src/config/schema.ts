@@ -2,7 +2,7 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_MEMORY } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -74,6 +74,26 @@ const profile = Schema.object({
   }),
   maxSteps: Schema.number().default(20),
   strayText: Schema.union(['remind', 'send', 'drop']).default('remind'),
+  memory: Schema.object({
+    enabled: Schema.boolean().default(true),
+    maxFileBytes: Schema.number().default(DEFAULT_MEMORY.maxFileBytes),
+    maxTotalBytes: Schema.number().default(DEFAULT_MEMORY.maxTotalBytes),
+    maxFiles: Schema.number().default(DEFAULT_MEMORY.maxFiles),
+    pinned: Schema.array(Schema.string()).role('table').default([...DEFAULT_MEMORY.pinned]),
+    index: Schema.boolean().default(true),
+  }),
+  mcp: Schema.array(Schema.string()).role('table').default([]),
+})
+
+const mcpServer = Schema.object({
+  id: Schema.string().required(),
+  transport: Schema.union(['stdio', 'http']).default('stdio'),
+  command: Schema.string().default(''),
+  args: Schema.array(Schema.string()).role('table').default([]),
+  env: Schema.dict(Schema.string().role('secret')).role('table').default({}),
+  url: Schema.string().default(''),
+  headers: Schema.dict(Schema.string().role('secret')).role('table').default({}),
+  timeoutMs: Schema.number().default(60000),
 })
 
 export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
@@ -81,4 +101,7 @@ export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
   models: Schema.array(model).default([]),
   codemode: codemodeLimits,
   profiles: Schema.array(profile).default([]),
+  mcp: Schema.object({
+    servers: Schema.array(mcpServer).default([]),
+  }),
 }) as any

@@ -83,6 +83,37 @@ export interface ProfileConfig {
   context: { maxMessages: number; maxChars: number }
   maxSteps: number
   strayText: StrayTextPolicy
+  memory: MemoryConfig
+  /** ids of MCP servers (Config.mcp.servers) whose tools this profile gets (SPEC §14) */
+  mcp: string[]
+}
+
+/** A writable local:// (SPEC §13). Quotas are inclusive and count all of local/. */
+export interface MemoryConfig {
+  /** offer the write tool */
+  enabled: boolean
+  maxFileBytes: number
+  maxTotalBytes: number
+  maxFiles: number
+  /** local:// URLs shown in full in every request */
+  pinned: string[]
+  /** list local://memory/ in every request */
+  index: boolean
+}
+
+export type McpTransport = 'stdio' | 'http'
+
+/** One MCP server (SPEC §14). env and header values are secrets. */
+export interface McpServerConfig {
+  id: string
+  transport: McpTransport
+  command: string
+  args: string[]
+  env: Record<string, string>
+  url: string
+  headers: Record<string, string>
+  /** one tool call */
+  timeoutMs: number
 }
 
 export interface Config {
@@ -90,4 +121,5 @@ export interface Config {
   models: ModelConfig[]
   codemode: CodemodeLimits
   profiles: ProfileConfig[]
+  mcp: { servers: McpServerConfig[] }
 }

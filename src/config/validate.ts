@@ -1,7 +1,7 @@
 // Semantic checks the Schema cannot express. A bad profile is reported with its field path and
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
-import type { CodemodeLimits, Config, ModelConfig, ProfileConfig } from './types'
+import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig } from './types'
 import { DEFAULT_CODEMODE } from './defaults'
 
 export interface ConfigProblem {
@@ -15,6 +15,8 @@ export interface CheckedConfig {
   /** the codemode quotas, a bad field replaced by its default */
   codemode: CodemodeLimits
   profiles: ProfileConfig[]
+  /** MCP servers that passed their checks, by id */
+  mcpServers: Map<string, McpServerConfig>
   problems: ConfigProblem[]
 }
 
@@ -49,7 +51,24 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['attachment.maxImageDimension', nonNegative],
   ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt],
   ['maxSteps', positiveInt],
+  ['memory.maxFileBytes', nonNegative], ['memory.maxTotalBytes', nonNegative], ['memory.maxFiles', nonNegative],
 ]
+
+const MCP_CHECKS: [string, Check][] = [['timeoutMs', positive]]
+
+function mcpServerProblems(s: McpServerConfig, base: string, seen: Set<string>) {
+  const out = runChecks(s, base, MCP_CHECKS)
+  // tool names are <server>_<tool>: an id made of name characters keeps them readable
+  if (typeof s.id !== 'string' || !/^[A-Za-z0-9-]{1,32}$/.test(s.id)) out.push({ path: `${base}.id`, message: 'must be 1–32 letters, digits or dashes' })
+  else if (seen.has(s.id)) out.push({ path: `${base}.id`, message: 'duplicates the id of an earlier server' })
+  if (s.transport === 'stdio' && !s.command?.trim()) out.push({ path: `${base}.command`, message: 'must not be empty for transport stdio' })
+  if (s.transport === 'http') {
+    let ok = false
+    try { ok = /^https?:$/.test(new URL(s.url).protocol) } catch {}
+    if (!ok) out.push({ path: `${base}.url`, message: 'must be an http:// or https:// URL for transport http' })
+  }
+  return out
+}
 
 function runChecks(obj: unknown, base: string, checks: [string, Check][]): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = []
@@ -87,6 +106,9 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
       out.push({ path: `${base}.workspace.roots[${i}]`, message: 'must be an absolute host path' })
     }
   })
+  p.memory?.pinned?.forEach((u, i) => {
+    if (typeof u !== 'string' || !/^local:\/\/[^?#]+$/.test(u)) out.push({ path: `${base}.memory.pinned[${i}]`, message: 'must be a local:// file URL' })
+  })
   return out
 }
 
@@ -116,13 +138,24 @@ export function checkConfig(config: Config): CheckedConfig {
     problems.push({ ...p, message: `${p.message}; using the default ${DEFAULT_CODEMODE[key]}` })
     codemode[key] = DEFAULT_CODEMODE[key]
   }
+  const mcpServers = new Map<string, McpServerConfig>()
+  config.mcp?.servers?.forEach((srv, i) => {
+    const found = mcpServerProblems(srv, `mcp.servers[${i}]`, new Set(mcpServers.keys()))
+    problems.push(...found)
+    if (!found.length) mcpServers.set(srv.id, srv)
+  })
   const profiles: ProfileConfig[] = []
   const seen = new Set<string>()
   config.profiles.forEach((p, i) => {
     const found = profileProblems(p, i, models, seen)
     if (p.id) seen.add(p.id)
-    if (found.length) problems.push(...found.map(f => ({ profile: p.id || `#${i}`, ...f })))
-    else profiles.push(p)
+    if (found.length) return problems.push(...found.map(f => ({ profile: p.id || `#${i}`, ...f })))
+    // a server that is unknown or misconfigured costs the profile its tools, not the profile itself
+    const mcp = (p.mcp ?? []).filter((id, k) => {
+      if (mcpServers.has(id)) return true
+      problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out` })
+    })
+    profiles.push(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp })
   })
-  return { models, codemode, profiles, problems }
+  return { models, codemode, profiles, mcpServers, problems }
 }
