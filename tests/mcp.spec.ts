@@ -171,6 +171,17 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     expect(status()[0].pid).to.be.a('number').and.not.equal(pid)
   })
 
+  it('an HTTP server that restarted (its sessions gone): the call says so, the client reconnects, the next call works', async () => {
+    await start('http')
+    expect((await use('t_echo', { text: 'one' })).seen).to.equal('echo: one')
+    const port = Number(new URL(http.url).port)
+    await http.close()
+    http = await startHttpMcp({ port })
+    const { seen } = await use('t_echo', { text: 'two' })
+    expect(seen).to.match(/^MCP server "t" stopped during the call \(.+\); it restarts in 1 s, then the call can be made again$/)
+    expect((await use('t_echo', { text: 'three' })).seen).to.equal('echo: three')
+  })
+
   it('disposing the plugin leaves no child process', async () => {
     await start('stdio')
     const pid = status()[0].pid

@@ -16,7 +16,7 @@ export interface HttpMcp {
   close(): Promise<void>
 }
 
-export async function startHttpMcp(o: { authorization?: string } = {}): Promise<HttpMcp> {
+export async function startHttpMcp(o: { authorization?: string; port?: number } = {}): Promise<HttpMcp> {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const sockets = new Set<Socket>()
   const state = { refused: 0 }
@@ -44,7 +44,7 @@ export async function startHttpMcp(o: { authorization?: string } = {}): Promise<
     handle(req, res).catch(e => { if (!res.headersSent) res.writeHead(500).end(String(e?.message ?? e)) })
   })
   server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)) })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+  await new Promise<void>(r => server.listen(o.port ?? 0, '127.0.0.1', r))
   const port = (server.address() as AddressInfo).port
   return {
     url: `http://127.0.0.1:${port}/mcp`,
