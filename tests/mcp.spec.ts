@@ -55,6 +55,7 @@ describe('MCP servers (SPEC §14)', function () {
         expect(echo.description).to.equal('Echo a text back')
         expect(echo.parameters.properties.text).to.deep.include({ type: 'string', description: 'what to echo' })
         expect(toolNamesOf(next)).to.include.members(['t_lines', 't_image', 't_link', 't_fail', 'read', 'send_message'])
+        expect((await use('t_stats')).seen).to.equal('{"count":3}')
         const bad = await use('t_echo', { text: 7 })
         expect(bad.seen).to.match(/^Invalid input for tool t_echo: text: /)
       })
@@ -131,6 +132,8 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
         expect(toolNamesOf(next).sort()).to.deep.equal(['codemode', 'finish', 'send_message', 't_echo', 'wait'])
         const desc = next.body.tools.find((t: any) => t.function.name === 'codemode').function.description
         expect(desc).to.match(/t_slow\(input: \{\n\s+ms: number\n\s+tag: string\n\s+\}\): Promise<\{ content: /)
+        expect(desc).to.match(/t_stats\(input: Record<string, any>\): Promise<\{ content: .*; structuredContent: \{\n\s+count: number\n\s*\} \}>/)
+        expect(desc).to.match(/t_echo\(input: [^)]*\): Promise<\{ content: .*; structuredContent\?: any \}>/)
         const failed = await use('codemode', { code: `try { await tools.t_fail({}) } catch (e) { return e.message }` })
         expect(failed.seen).to.equal('tool "t_fail" failed: the tool reported an error: the disk is on fire')
       })
@@ -204,7 +207,7 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     expect(toolNamesOf(next).filter(n => n.startsWith('broken_'))).to.deep.equal([])
     const [shown] = await h.client('bob').receive('kotodama.status')
     expect(shown).to.match(/MCP server broken: down, next attempt in \d+ s \(.*\), 0 tool\(s\)/)
-    expect(shown).to.match(/MCP server t: ready, 11 tool\(s\)/)
+    expect(shown).to.match(/MCP server t: ready, 12 tool\(s\)/)
   })
 
   it('a profile gets only the servers it lists', async () => {

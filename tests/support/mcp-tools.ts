@@ -28,6 +28,8 @@ export function testServer(o: { transport: 'stdio' | 'http' }): McpServer {
     async () => ({ isError: true, content: [{ type: 'text' as const, text: 'the disk is on fire' }] }))
   server.registerTool('slow', { description: 'Answers after a while', inputSchema: { ms: z.number(), tag: z.string() } },
     async ({ ms, tag }) => { await new Promise(r => setTimeout(r, ms)); return text(`${tag} after ${ms} ms`) })
+  server.registerTool('stats', { description: 'Counts, as structured content only', outputSchema: { count: z.number() } },
+    async () => ({ content: [], structuredContent: { count: 3 } }))
   server.registerTool('pid', { description: 'The server process id' }, async () => text(String(process.pid)))
   server.registerTool('crash', { description: 'Exits the server process mid-call' }, async () => {
     if (o.transport === 'stdio') process.exit(3)
