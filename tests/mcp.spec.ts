@@ -87,6 +87,8 @@ describe('MCP servers (SPEC §14)', function () {
         const { seen, next } = await use('t_image')
         expect(seen).to.match(/\[attachment: artifact:\/\/t_image\/[0-9a-f]+\.png; image\/png; \d+ bytes; 1x1\]/)
         expect(imagePartsOf(next)).to.deep.equal([])
+        const sound = await use('t_sound')
+        expect(sound.seen).to.match(/^\[attachment: artifact:\/\/t_sound\/[0-9a-f]+\.wav; audio\/wav; 16 bytes\]$/)
       })
 
       it('a resource link is an mcp:// URL that read opens; an embedded resource shows its text', async () => {
@@ -185,6 +187,14 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     expect((await use('t_echo', { text: 'three' })).seen).to.equal('echo: three')
   })
 
+  it('a call past timeoutMs is an error naming the limit; the server stays up', async () => {
+    await start('stdio', { server: { timeoutMs: 300 } })
+    const { seen } = await use('t_slow', { ms: 5000, tag: 'late' })
+    expect(seen).to.equal('MCP server "t" did not answer within 300 ms')
+    expect(status()[0].state).to.equal('ready')
+    expect((await use('t_echo', { text: 'fine' })).seen).to.equal('echo: fine')
+  })
+
   it('disposing the plugin leaves no child process', async () => {
     await start('stdio')
     const pid = status()[0].pid
@@ -207,7 +217,7 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     expect(toolNamesOf(next).filter(n => n.startsWith('broken_'))).to.deep.equal([])
     const [shown] = await h.client('bob').receive('kotodama.status')
     expect(shown).to.match(/MCP server broken: down, next attempt in \d+ s \(.*\), 0 tool\(s\)/)
-    expect(shown).to.match(/MCP server t: ready, 12 tool\(s\)/)
+    expect(shown).to.match(/MCP server t: ready, 13 tool\(s\)/)
   })
 
   it('a profile gets only the servers it lists', async () => {

@@ -39,6 +39,8 @@ interface Session {
 
 const CLIENT_INFO = { name: 'koishi-plugin-kotodama', version: '0.1.0' }
 const STDERR_TAIL = 5
+/** A start may fetch and build the server (`npx -y …`): it gets at least this long, whatever one call gets. */
+const START_TIMEOUT_MS = 60_000
 
 export class McpConnection {
   state: McpState = 'stopped'
@@ -91,8 +93,9 @@ export class McpConnection {
       client.onclose = () => this.lost(generation, this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed')
       client.onerror = e => this.deps.logger.debug('MCP server "%s": %s', this.id, e?.message ?? e)
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.refresh(generation) })
-      await client.connect(transport.transport, { timeout: this.config.timeoutMs })
-      const tools = await listTools(client, this.config.timeoutMs)
+      const timeout = Math.max(this.config.timeoutMs, START_TIMEOUT_MS)
+      await client.connect(transport.transport, { timeout })
+      const tools = await listTools(client, timeout)
       if (generation !== this.generation) return
       this.state = 'ready'
       this.readyAt = this.deps.clock.monotonic()

@@ -18,6 +18,8 @@ export function testServer(o: { transport: 'stdio' | 'http' }): McpServer {
     async ({ count }) => text(Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n')))
   server.registerTool('image', { description: 'A tiny picture' },
     async () => ({ content: [{ type: 'text' as const, text: 'a picture:' }, { type: 'image' as const, data: PNG_BASE64, mimeType: 'image/png' }] }))
+  server.registerTool('sound', { description: 'A short sound' },
+    async () => ({ content: [{ type: 'audio' as const, data: Buffer.from('RIFF....WAVEfmt ').toString('base64'), mimeType: 'audio/wav' }] }))
   server.registerResource('hello', NOTE_URI, { mimeType: 'text/plain' }, async uri => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: NOTE_TEXT }] }))
   server.registerResource('dot', 'note://notes/dot.png', { mimeType: 'image/png' }, async uri => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG_BASE64 }] }))
   server.registerTool('link', { description: 'Points at a note' },
