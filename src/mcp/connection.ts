@@ -85,11 +85,10 @@ export class McpConnection {
     const generation = ++this.generation
     this.state = 'starting'
     this.stderrTail = []
-    let session: Session
     try {
       const transport = openTransport(this.config, line => this.stderr(line))
       const client = new Client(CLIENT_INFO, { capabilities: {} })
-      session = this.session = { generation, client, transport }
+      this.session = { generation, client, transport }
       client.onclose = () => this.lost(generation, this.config.transport === 'stdio' ? 'the server process exited' : 'the connection closed')
       client.onerror = e => this.deps.logger.debug('MCP server "%s": %s', this.id, e?.message ?? e)
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.refresh(generation) })
