@@ -32,7 +32,8 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
     ])
     for (const [name, factory] of ext.tools) {
       try {
-        all.set(name, factory(view))
+        const tool = factory(view)
+        if (tool) all.set(name, tool)
       } catch (e: any) {
         view.logger.error('profile %s: tool "%s" could not be created: %s', view.profile.id, name, e?.message ?? e)
       }
