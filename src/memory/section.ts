@@ -45,6 +45,7 @@ export interface SectionInput {
 }
 
 const readCall = (url: string) => `read({url: ${JSON.stringify(url)}})`
+const bytes = (n: number) => `${n} byte${n === 1 ? '' : 's'}`
 
 export function memorySection(o: SectionInput): string {
   const budget = o.budget ?? MEMORY_BUDGET
@@ -59,7 +60,7 @@ export function memorySection(o: SectionInput): string {
     const block = pinnedBlock(p, budget - used - 2 - reserve)
     if (fits(block, reserve)) add(block)
     else {
-      const named = `### ${p.url} (pinned${p.bytes !== undefined ? `, ${p.bytes} bytes` : ''}): over the memory budget; ${readCall(p.url)}`
+      const named = `### ${p.url} (pinned${p.bytes !== undefined ? `, ${bytes(p.bytes)}` : ''}): over the memory budget; ${readCall(p.url)}`
       if (fits(named)) add(named)
     }
   }
@@ -69,7 +70,7 @@ export function memorySection(o: SectionInput): string {
     const lines = [heading]
     let length = heading.length
     for (let i = 0; i < files.length; i++) {
-      const line = `- ${files[i].url} (${files[i].bytes} bytes)${files[i].firstLine ? ': ' + files[i].firstLine : ''}`
+      const line = `- ${files[i].url} (${bytes(files[i].bytes)})${files[i].firstLine ? ': ' + files[i].firstLine : ''}`
       const rest = files.length - i - 1
       const tail = rest ? moreLine(rest, o.folder).length + 1 : 0
       if (room(length + 1 + line.length + tail)) {
@@ -94,7 +95,7 @@ function moreLine(n: number, folder: string): string {
 function pinnedBlock(p: PinnedView, room: number): string {
   if (p.problem) return `### ${p.url} (pinned): ${clip(p.problem)}`
   if (p.text === undefined) return `### ${p.url} (pinned): does not exist yet; create it with write`
-  const head = `### ${p.url} (pinned, ${p.bytes} bytes)\n`
+  const head = `### ${p.url} (pinned, ${bytes(p.bytes)})\n`
   const whole = head + p.text.replace(/\n$/, '')
   if (whole.length <= room || room - head.length < MIN_PINNED_UNITS) return whole
   const page = pageString(p.text, 0, next => `${p.url}?offset=${next}`, { lines: 2000, units: room - head.length })
