@@ -53,6 +53,8 @@ export class Memory {
   private local?: LocalFiles
   private pinned: Pinned[] = []
   private rendered?: string
+  /** URLs of indexed files by path (formatting 1,000 of them again would cost ms at every change) */
+  private urls = new Map<string, string>()
 
   constructor(readonly options: MemoryOptions) {}
 
@@ -133,9 +135,12 @@ export class Memory {
     const local = this.local!
     const shown = new Set(this.pinned.filter(p => p.text !== undefined).map(p => p.rel))
     const out: IndexEntry[] = []
+    if (this.urls.size > 2 * local.heads.size + 100) this.urls.clear()
     for (const [rel, firstLine] of local.heads) {
       if (shown.has(rel)) continue
-      out.push({ url: formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' }), bytes: local.files.get(rel)?.size ?? 0, firstLine })
+      let url = this.urls.get(rel)
+      if (!url) this.urls.set(rel, url = formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' }))
+      out.push({ url, bytes: local.files.get(rel)?.size ?? 0, firstLine })
     }
     return out.sort((a, b) => a.url < b.url ? -1 : a.url > b.url ? 1 : 0)
   }
