@@ -111,6 +111,8 @@ describe('write (SPEC §13)', function () {
     await mkdir(join(local, 'memory'), { recursive: true })
     const cases: [any, string][] = [
       [{ url: 'local://notes.md:2', content: 'x' }, 'invalid_url'],
+      [{ url: 'local://notes.md:x', content: 'x' }, 'invalid_url'],
+      [{ url: 'local://notes.md?view=nope', content: 'x' }, 'invalid_url'],
       [{ url: 'local://notes.md?view=meta', content: 'x' }, 'invalid_url'],
       [{ url: 'local://memory', content: 'x' }, 'invalid_url'],
       [{ url: 'local://memory/', content: 'x' }, 'invalid_url'],
@@ -124,7 +126,7 @@ describe('write (SPEC §13)', function () {
     const results = await step(...cases.map(([input]) => call('write', input)))
     expect(results.map(r => r.error?.code)).to.deep.equal(cases.map(([, code]) => code))
     for (const r of results) expect(r.ok).to.equal(false)
-    expect(results[8].error.message).to.include('local://')
+    expect(results[10].error.message).to.include('local://')
     expect(await readdir(local)).to.deep.equal(['memory'])
     const [both, none] = await step(call('write', { url: 'local://x.md', content: 'a', append: 'b' }), call('write', { url: 'local://x.md' }))
     expect(both).to.match(/exactly one of content, append, edit, remove, moveTo/)

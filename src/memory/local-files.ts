@@ -82,6 +82,8 @@ export class LocalFiles {
 
   /** Records a file this runtime just wrote (its first line known from the text, no read). */
   setFile(rel: string, st: Stats, text?: string): void {
+    const known = this.files.get(rel)
+    if (text === undefined && known?.size === st.size && known.mtimeMs === st.mtimeMs) return
     this.dropFile(rel)
     this.files.set(rel, { size: st.size, mtimeMs: st.mtimeMs })
     this.bytes += st.size

@@ -77,6 +77,7 @@ export class Memory {
 
   /** Before a turn: the first build, or the owner's changes since the last look. */
   prepare(): Promise<void> {
+    if (!this.config.enabled) return Promise.resolve()
     return this.queue.run(async (): Promise<void> => {
       try {
         if (!this.local) return void this.ensure()

@@ -86,11 +86,13 @@ export function errorResult(url: string, e: unknown): ReadResult {
 }
 
 const WRITE_CODES: readonly string[] = ['forbidden', 'invalid_url', 'not_found', 'no_match', 'ambiguous_match', 'too_large', 'write_failed']
+/** read's codes for a URL it cannot use; a write URL has no selector or view, so they are invalid_url */
+const URL_CODES: readonly string[] = ['unknown_scheme', 'invalid_selector', 'unsupported_view']
 
-/** A write failure as the write tool returns it; a code outside SPEC §13's list becomes write_failed (or invalid_url for a scheme). */
+/** A write failure as the write tool returns it; a code outside SPEC §13's list becomes invalid_url (a URL) or write_failed. */
 export function writeErrorResult(e: unknown): WriteResult & { ok: false } {
   const cap = (message: string) => clip(message, MAX_ERROR_UNITS - 1)
   if (!(e instanceof ResourceError)) return { ok: false, error: { code: 'write_failed' as WriteErrorCode, message: cap((e as Error)?.message ?? String(e)) } }
-  const code = (WRITE_CODES.includes(e.code) ? e.code : e.code === 'unknown_scheme' ? 'invalid_url' : 'write_failed') as WriteErrorCode
+  const code = (WRITE_CODES.includes(e.code) ? e.code : URL_CODES.includes(e.code) ? 'invalid_url' : 'write_failed') as WriteErrorCode
   return { ok: false, error: { code, message: cap(e.message), ...(e.matches !== undefined ? { matches: e.matches } : {}) } }
 }
