@@ -51,8 +51,8 @@ describe('memory in every request (SPEC §13)', function () {
     expect(memory).to.include('### Index of local://memory/ (1 file)\n- local://memory/people/bob.md (40 bytes): Bob (u-bob): likes jazz')
     // after the protocol (which explains memory), before the time
     const protocolAt = second.indexOf('## How you live in this chat')
-    expect(second.indexOf('Memory: local://memory/ is where you keep')).to.be.greaterThan(protocolAt)
-    expect(second.indexOf('## Memory\n')).to.be.greaterThan(second.indexOf('Memory: local://memory/ is where you keep'))
+    expect(second.indexOf('Memory: local://memory/ keeps what must outlive')).to.be.greaterThan(protocolAt)
+    expect(second.indexOf('## Memory\n')).to.be.greaterThan(second.indexOf('Memory: local://memory/ keeps what must outlive'))
     expect(second.indexOf('\n\nNow: ')).to.be.greaterThan(second.indexOf('## Memory\n'))
   })
 
