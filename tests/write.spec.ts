@@ -183,6 +183,15 @@ describe('write (SPEC §13)', function () {
       expect((await write({ url: 'local://c.txt', content: '猫猫猫猫' })).error.code).to.equal('too_large')
     })
 
+    it('an owner\'s file over maxFileBytes: append and edit are too_large, a shorter content is accepted', async () => {
+      await start({ memory: { maxFileBytes: 100 } })
+      await writeFile(join(local, 'big.md'), 'b'.repeat(150))
+      expect((await write({ url: 'local://big.md', append: 'x' })).error.code).to.equal('too_large')
+      expect((await write({ url: 'local://big.md', edit: { find: 'bbb', replace: '' } })).error.code).to.equal('too_large')
+      expect(await disk('big.md')).to.equal('b'.repeat(150))
+      expect(await write({ url: 'local://big.md', content: 'short' })).to.deep.equal({ ok: true, url: 'local://big.md', bytes: 5, lines: 1 })
+    })
+
     it('maxTotalBytes counts the owner\'s files too; the limit itself is accepted', async () => {
       await start({ memory: { maxTotalBytes: 20 } })
       await writeFile(join(local, 'owner.bin'), Buffer.alloc(12))

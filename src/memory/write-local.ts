@@ -21,7 +21,7 @@ import { decode } from '../resources/text/utf8'
 import type { WriteRequest, WriteResult } from '../resources/types'
 import { atomicWrite } from '../util/atomic-write'
 import { clip, quote } from '../util/clip'
-import { changesText, nextText } from './edit-text'
+import { changesText, nextText, type TextChange } from './edit-text'
 import type { LocalFiles } from './local-files'
 import { checkQuota } from './quota'
 
@@ -83,7 +83,18 @@ function relPath(ctx: WriteContext, path: string, url: string): string {
   return rel.split(sep).join('/')
 }
 
-async function writeText(ctx: WriteContext, t: Target, request: Extract<WriteRequest, { content: string } | { append: string } | { edit: unknown }>): Promise<WriteResult & { ok: true }> {
+async function writeText(ctx: WriteContext, t: Target, request: TextChange): Promise<WriteResult & { ok: true }> {
+  // the tally learns the file's size from this stat, in case the owner changed it
+  if (t.stat) ctx.files.setFile(t.rel, t.stat)
+  else ctx.files.dropFile(t.rel)
+  const quota = (after: number) => checkQuota(ctx.limits, {
+    url: t.url, before: t.stat?.size ?? 0, after, creates: !t.stat, totalBytes: ctx.files.bytes, files: ctx.files.count,
+  })
+  // an owner's file far over maxFileBytes is never read whole only to be refused
+  if ('append' in request) quota((t.stat?.size ?? 0) + Buffer.byteLength(request.append))
+  if ('edit' in request && t.stat && t.stat.size > ctx.limits.maxFileBytes) {
+    throw new ResourceError('too_large', `${t.url} is ${t.stat.size} bytes, over the limit of ${ctx.limits.maxFileBytes} per file (maxFileBytes): replace it whole with content, or remove it`)
+  }
   const old = t.stat ? readOld(t) : undefined
   let data: Buffer
   let text: string
@@ -96,13 +107,7 @@ async function writeText(ctx: WriteContext, t: Target, request: Extract<WriteReq
     text = nextText(old && decode(old, 0, old.length).text, request, t.url)
     data = Buffer.from(text)
   }
-  // the tally learns the file's size from this stat, in case the owner changed it
-  if (t.stat) ctx.files.setFile(t.rel, t.stat)
-  else ctx.files.dropFile(t.rel)
-  checkQuota(ctx.limits, {
-    url: t.url, before: t.stat?.size ?? 0, after: data.length, creates: !t.stat,
-    totalBytes: ctx.files.bytes, files: ctx.files.count,
-  })
+  quota(data.length)
   try {
     await atomicWrite(t.where.path, data)
   } catch (e) {
