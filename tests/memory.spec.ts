@@ -2,7 +2,7 @@
 // protocol, within 8,000 UTF-16 units, kept from a cache; restart and status.
 import { expect } from 'chai'
 import fs from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
 import { Harness, call } from './support/harness'
@@ -103,13 +103,19 @@ describe('memory in every request (SPEC §13)', function () {
 
   it('files the owner adds, and a pinned file the owner edits, show at the next turn', async () => {
     await start()
-    await turn([call('write', { url: 'local://memory/core.md', content: 'v1\n' })])
+    await turn([call('write', { url: 'local://memory/core.md', content: 'v1\n' }), call('write', { url: 'local://memory/old.md', content: 'old\n' })])
     await writeFile(join(local, 'memory', 'from-owner.md'), 'Owner: the bot should greet Carol\n')
+    await mkdir(join(local, 'memory', 'projects'))
+    await writeFile(join(local, 'memory', 'projects', 'garden.md'), 'Garden: tomatoes in May\n')
+    await rm(join(local, 'memory', 'old.md'))
     await writeFile(join(local, 'memory', 'core.md'), 'v2, edited by the owner\n')
     const [system] = await turn()
     const memory = sectionOf(system)
     expect(memory).to.include('- local://memory/from-owner.md (34 bytes): Owner: the bot should greet Carol')
     expect(memory).to.include('(pinned, 24 bytes)\nv2, edited by the owner')
+    expect(memory).to.include('- local://memory/projects/garden.md (24 bytes): Garden: tomatoes in May')
+    expect(memory).to.not.include('old.md')
+    expect(memory).to.include('(2 files)')
   })
 
   it('a restart keeps the notes, the section and the quotas\' count', async () => {

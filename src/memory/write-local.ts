@@ -8,7 +8,7 @@
 //   there would be lost), creates the folders on its way and stays within local://.
 // - append and edit decode the file as read does; edit refuses a binary file (forbidden), append
 //   adds bytes after the old ones, whatever they are.
-import { readFileSync, renameSync, mkdirSync, statSync, unlinkSync, type Stats } from 'node:fs'
+import { existsSync, readFileSync, renameSync, mkdirSync, rmSync, statSync, unlinkSync, type Stats } from 'node:fs'
 import { dirname, relative, sep } from 'node:path'
 import type { MemoryConfig } from '../config/types'
 import { ResourceError } from '../resources/errors'
@@ -108,9 +108,11 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
     data = Buffer.from(text)
   }
   quota(data.length)
+  const created = firstMissingFolder(ctx, t.where.path)
   try {
     await atomicWrite(t.where.path, data)
   } catch (e) {
+    undo(created)
     throw fsError(e, t.url)
   }
   const st = statSync(t.where.path)
@@ -118,6 +120,17 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
   ctx.files.touchFolders(t.rel)
   ctx.changed(t.where.path, t.rel, text)
   return { ok: true, url: t.url, bytes: data.length, lines: countLines(text) }
+}
+
+/** The outermost folder a write to `path` is about to create, if any (a refused write removes it again). */
+function firstMissingFolder(ctx: WriteContext, path: string): string | undefined {
+  let missing: string | undefined
+  for (let dir = dirname(path); dir.length > ctx.files.root.length && !existsSync(dir); dir = dirname(dir)) missing = dir
+  return missing
+}
+
+function undo(created: string | undefined): void {
+  if (created) rmSync(created, { recursive: true, force: true })
 }
 
 function readOld(t: Target): Buffer {
@@ -142,10 +155,12 @@ function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: 
     if (dest.where.path === from.where.path) return { ok: true, url: dest.url, bytes: size, lines: linesOf(from) }
     throw new ResourceError('forbidden', `${dest.url} already exists; remove it first or choose another name`)
   }
+  const created = firstMissingFolder(ctx, dest.where.path)
   try {
     mkdirSync(dirname(dest.where.path), { recursive: true })
     renameSync(from.where.path, dest.where.path)
   } catch (e) {
+    undo(created)
     throw fsError(e, dest.url)
   }
   forget(ctx, from)

@@ -45,6 +45,10 @@ describe('faults: memory writes', function () {
     expect((full as any).error.code).to.equal('write_failed')
     expect(await readFile(join(local, 'memory', 'core.md'), 'utf8')).to.equal('keep me\n')
     expect(await readdir(join(local, 'memory'))).to.deep.equal(['core.md'])
+    // the folders a refused write was about to create are gone again
+    const deep = await memory.write('local://memory/a/b/c.md', { content: 'x'.repeat(64 << 10) })
+    expect((deep as any).error.code).to.equal('write_failed')
+    expect(await readdir(join(local, 'memory'))).to.deep.equal(['core.md'])
     expect(await memory.stats()).to.deep.equal(before)
     await rm(filler)
     expect(await memory.write('local://memory/core.md', { append: 'and me\n' })).to.deep.equal({ ok: true, url: 'local://memory/core.md', bytes: 15, lines: 2 })
