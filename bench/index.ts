@@ -11,6 +11,7 @@ import { turnOverhead } from './turns'
 import { typingPace } from './typing'
 import { dialects } from './dialects'
 import { mcpCall } from './mcp'
+import { memorySection } from './memory'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -23,6 +24,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['7', 'typing', typingPace],
   ['8', 'tool-call dialects', dialects],
   ['9', 'MCP tool call', mcpCall],
+  ['10', 'memory section', memorySection],
 ]
 
 async function main() {

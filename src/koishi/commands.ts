@@ -14,6 +14,8 @@ export function registerCommands(ctx: Context) {
     for (const r of runtimes) {
       const convs = await r.status()
       lines.push(session.text('.runtime', [r.profile.id, r.bot, convs.length]))
+      const memory = await r.memory.stats().catch((): undefined => undefined)
+      if (memory) lines.push(session.text('.memory', [memory.files, memory.bytes, r.memory.config.maxFiles, r.memory.config.maxTotalBytes]))
       for (const c of convs) {
         const wait = c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : ''
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))

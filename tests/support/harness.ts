@@ -154,7 +154,8 @@ export class Harness {
     await this.app.stop()
     await this.server.close()
     this.untarget()
-    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true })
+    // a runtime still stopping may write its usage file while the folder goes (ENOTEMPTY): retried
+    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })
   }
 }
 
