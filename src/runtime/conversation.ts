@@ -37,6 +37,8 @@ export interface ConversationDeps {
   hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
   /** image bytes for projection */
   loadImage(url: string): Promise<LoadedImage>
+  /** told after entries were appended, a turn ended or the history was reset (the console page) */
+  changed?(): void
 }
 
 export class Conversation implements TurnPort {
@@ -139,6 +141,7 @@ export class Conversation implements TurnPort {
       this.logger.error('conversation %s: turn failed: %s', this.key, (e as Error)?.stack ?? e)
     } finally {
       this.running = undefined
+      this.deps.changed?.()
     }
   }
 
@@ -164,6 +167,7 @@ export class Conversation implements TurnPort {
   append(entries: Entry[]): Promise<void> {
     this.entries.push(...entries)
     this.forgetOldEntries()
+    this.deps.changed?.()
     // a failed write is logged by the store, which keeps the entries and writes them again
     return this.deps.store.append(entries).catch(() => {})
   }
@@ -236,6 +240,7 @@ export class Conversation implements TurnPort {
     this.cancelWait()
     this.entries = []
     this.forgotten = false
+    this.deps.changed?.()
     return this.deps.store.reset()
   }
 

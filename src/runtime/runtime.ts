@@ -81,6 +81,8 @@ export class Runtime {
   /** requests, tokens and errors per model, since start and today */
   readonly usage: UsageBook
   private failover: FailoverPort
+  /** told which conversation changed (new entries, a turn ended, a reset) */
+  private watchers = new Set<(key: string) => void>()
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -179,6 +181,7 @@ export class Runtime {
           }
         },
         loadImage: url => this.images.load(url),
+        changed: () => this.watchers.forEach(w => w(key)),
       })
       p = conv.load().then(() => conv)
       p.catch(() => this.conversations.delete(key))
@@ -221,6 +224,17 @@ export class Runtime {
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,
     })
+  }
+
+  /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */
+  watch(fn: (key: string) => void): () => void {
+    this.watchers.add(fn)
+    return () => this.watchers.delete(fn)
+  }
+
+  /** The conversations loaded so far. */
+  async loaded(): Promise<Conversation[]> {
+    return (await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))).filter(Boolean)
   }
 
   async status() {
