@@ -2,7 +2,7 @@
 // kotodama's own page) and this plugin loaded from src/. It runs through @koishijs/loader from a
 // koishi.yml it writes into its folder (scripts/demo-loader.ts), because the config page needs the
 // loader. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Context } from 'koishi'
 import type { TypingConfig } from '../src'
 import { createLoaderApp, showOwnPackage } from './demo-loader'
@@ -56,12 +56,13 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
     // devMode off: the prebuilt UI ships in dist/ (kotodama's page: npm run build)
     'console:console': { open: false, devMode: false },
     'config:config': {},
-    'logger:logger': { root: 'logs' },
+    // absolute: in this process the instance's base folder stays the cwd (`koishi start` changes into it)
+    'logger:logger': { root: join(dir, 'logs') },
     'database-memory:memory': {},
     'help:help': {},
     'sandbox:sandbox': {},
     'kotodama:kotodama': {
-      dataDir: 'kotodama',
+      dataDir: join(dir, 'kotodama'),
       models: [{
         id: 'main', baseURL: model.baseURL, model: model.model,
         // the key stays in the environment; the loader fills it in

@@ -20,14 +20,17 @@ export function registerEntry(ctx: Context) {
   // The console serves an entry's files only from its own folder or from node_modules; a
   // checkout (the demo, the tests) serves `dist/` itself, the way the console would.
   const config = (ctx.console as any).config ?? {}
-  if (config.devMode || dist.split(sep).includes('node_modules') || !ctx.get('server')) return
+  const server = ctx.get('server')
+  if (config.devMode || dist.split(sep).includes('node_modules') || !server) return
   const prefix = `${config.uiPath ?? ''}/@plugin-${entry.id}/`
-  ctx.server.get(`${prefix}(.*)`, async (koa, next) => {
+  // Whichever of the two routes runs first, this one's answer stands (its status is explicit).
+  server.get(`${prefix}(.*)`, async (koa, next) => {
     await next()
     const file = resolve(dist, koa.path.slice(prefix.length))
     if (!file.startsWith(dist + sep)) return koa.status = 403
     const text = await readFile(file, 'utf8').catch((): undefined => undefined)
     if (text === undefined) return koa.status = 404
+    koa.status = 200
     koa.type = extname(file)
     koa.body = koa.type === 'application/javascript' ? sharedImports(text) : text
   })
@@ -36,5 +39,5 @@ export function registerEntry(ctx: Context) {
 /** The console's rewrite of a built page's imports to the modules it serves once for all pages. */
 function sharedImports(source: string): string {
   const shared: Record<string, string> = { 'vue': '../vue.js', 'vue-router': '../vue-router.js', '@vueuse/core': '../vueuse.js', '@koishijs/client': '../client.js' }
-  return source.replace(/((?:^|;)import\b[^'"]+\bfrom\s*)(['"])([^'"]+)\2;/gm, (all, left, quote, path) => shared[path] ? `${left}${quote}${shared[path]}${quote};` : all)
+  return source.replace(/((?:^|;)import\b[^'"]+\bfrom\s*)(['"])([^'"]+)\2(?=;)/gm, (all, left, quote, path) => shared[path] ? `${left}${quote}${shared[path]}${quote}` : all)
 }

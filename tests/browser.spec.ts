@@ -1,0 +1,137 @@
+// The owner's window in a real browser (SPEC §12): the demo (Koishi, the console with its
+// sandbox, config and log pages, the plugin with the offline model) on a free port, Debian's
+// chromium driven by playwright-core. Screenshots go to test-output/browser/ (git ignores it).
+import { expect } from 'chai'
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Logger } from 'koishi'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { startDemo, type Demo } from '../scripts/demo'
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const ROOT = resolve(__dirname, '..')
+const SHOTS = join(ROOT, 'test-output', 'browser')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+describe('console page in a real browser', function () {
+  this.timeout(60000)
+  let demo: Demo
+  let dataDir: string
+  let browser: Browser
+  let page: Page
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: no browser at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`)
+      this.skip()
+    }
+    // a fresh clone runs `npm test` right after `npm ci`: build the page once (about 2 s)
+    if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'ignore' })
+    await mkdir(SHOTS, { recursive: true })
+    // info logs reach the log page, not the test's output
+    Logger.targets[0].levels = { base: 1 }
+    dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
+    demo = await startDemo({
+      port: await freePort(), offline: true, dataDir,
+      typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 50, maxDelay: 100, jitter: 0 },
+    })
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+    context.setDefaultTimeout(15000)
+    // the console's own language setting (it starts in zh-CN): English pages, readable screenshots
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('koishi.console.config')) localStorage.setItem('koishi.console.config', JSON.stringify({ theme: { mode: 'light', dark: 'default-dark', light: 'default-light' }, locale: 'en-US' }))
+    })
+    page = await context.newPage()
+  })
+
+  after(async () => {
+    await browser?.close()
+    await demo?.stop()
+    delete Logger.targets[0].levels
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  const shot = async (name: string) => {
+    await page.mouse.move(1300, 880) // no tooltip over the page
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+  }
+
+  it('a message on the sandbox page is answered there', async () => {
+    await page.goto(`${demo.url}/sandbox`)
+    await page.getByText('添加用户', { exact: true }).click()
+    const input = page.getByPlaceholder('发送消息到沙盒')
+    await input.fill('hello from the browser')
+    await input.press('Enter')
+    await page.getByText('I heard: hello from the browser').waitFor()
+    await page.getByText('This is the offline demo').waitFor()
+    await shot('1-sandbox')
+  })
+
+  it('the kotodama page shows the runtime, the conversation and its transcript', async () => {
+    // through the console's activity bar: a reload would close the sandbox page's bot
+    await page.locator('a.activity-button[href="/kotodama"]').click()
+    const runtime = page.locator('.kd-runtime').first()
+    await runtime.waitFor()
+    expect(await runtime.innerText()).to.include('demo')
+    const conversation = page.locator('.kd-conversation').first()
+    expect(await conversation.innerText()).to.match(/private:\w+/)
+    // the fact, with the user's name and the wake reason
+    const fact = page.locator('.kd-fact').filter({ hasText: 'hello from the browser' })
+    await fact.waitFor()
+    // the step: its model, and the send_message call with the delivered send
+    const step = page.locator('.kd-step').first()
+    await step.waitFor()
+    expect(await step.innerText()).to.include('main')
+    expect(await step.locator('.kd-call-name').first().innerText()).to.equal('send_message')
+    const send = step.locator('.kd-send.delivered')
+    expect(await send.innerText()).to.include('I heard: hello from the browser')
+    expect(await send.innerText()).to.match(/delivered \(2\)/)
+    // the result as the model saw it, and how the turn ended
+    expect(await step.locator('.kd-result pre').innerText()).to.include('"ok": true')
+    expect(await page.locator('.kd-turn').first().innerText()).to.include('ended after sending')
+    await shot('2-kotodama')
+  })
+
+  it('a running conversation updates live, without reloading the page', async () => {
+    const second = page.locator('.kd-fact').filter({ hasText: 'second message' })
+    expect(await second.count()).to.equal(0)
+    // a second browser tab writes on the sandbox page while this one watches
+    const other = await page.context().newPage()
+    await other.goto(`${demo.url}/sandbox`)
+    const input = other.getByPlaceholder('发送消息到沙盒')
+    await input.fill('second message')
+    await input.press('Enter')
+    await other.getByText('I heard: second message').waitFor()
+    await second.waitFor()
+    await page.locator('.kd-send').filter({ hasText: 'I heard: second message' }).waitFor()
+    await page.locator('.kd-turn').nth(1).filter({ hasText: 'ended after sending' }).waitFor()
+    await other.close()
+    await shot('3-kotodama-live')
+  })
+
+  it('the demo shows the config page with the plugin form and the log page', async () => {
+    await page.locator('a.activity-button[href="/plugins/"]').click()
+    await page.locator('.label[title="kotodama"]').click()
+    // the plugin's own form: its sections and fields, from its Config schema
+    await page.getByText('profiles', { exact: true }).first().waitFor()
+    await shot('4-config')
+    await page.locator('a.activity-button[href="/logs"]').click()
+    await page.getByText('kotodama:kotodama').first().waitFor()
+    await shot('5-logs')
+  })
+})
