@@ -124,14 +124,38 @@ describe('console page in a real browser', function () {
     await shot('3-kotodama-live')
   })
 
+  it('"Wake now" starts a turn; "Reset" asks first, then the transcript is empty', async () => {
+    await page.locator('.kd-wake').click()
+    const woken = page.locator('.kd-turn').filter({ hasText: 'woke: wake:the owner, from the console' })
+    await woken.waitFor()
+    await woken.filter({ hasText: 'ended' }).waitFor()
+    await page.locator('.kd-note').filter({ hasText: '[wake: the owner, from the console]' }).waitFor()
+    // the newest turn is in view: the transcript follows it while it runs
+    expect(await woken.isVisible()).to.equal(true)
+    await page.waitForFunction(() => {
+      const t = document.querySelector('.kd-transcript')
+      return !!t && t.scrollHeight - t.scrollTop - t.clientHeight < 40
+    })
+    await shot('4-kotodama-woken')
+    await page.locator('.kd-reset').click()
+    const dialog = page.locator('.el-message-box')
+    await dialog.getByText('nothing is deleted').waitFor()
+    await page.waitForFunction(() => document.getAnimations().every(a => a.playState !== 'running'))
+    await shot('5-reset-confirm')
+    await dialog.getByRole('button', { name: 'Reset' }).click()
+    await page.getByText('The history was moved aside.').waitFor()
+    await page.locator('.kd-fact').first().waitFor({ state: 'detached' })
+    expect(await page.locator('.kd-step').count()).to.equal(0)
+  })
+
   it('the demo shows the config page with the plugin form and the log page', async () => {
     await page.locator('a.activity-button[href="/plugins/"]').click()
     await page.locator('.label[title="kotodama"]').click()
     // the plugin's own form: its sections and fields, from its Config schema
     await page.getByText('profiles', { exact: true }).first().waitFor()
-    await shot('4-config')
+    await shot('6-config')
     await page.locator('a.activity-button[href="/logs"]').click()
     await page.getByText('kotodama:kotodama').first().waitFor()
-    await shot('5-logs')
+    await shot('7-logs')
   })
 })
