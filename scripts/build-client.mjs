@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { dirname } from 'node:path'
 import { createRequire } from 'node:module'
 
+// vite's CJS entry (what @koishijs/client loads) warns on every build; nothing to act on here
+process.env.VITE_CJS_IGNORE_WARNING = 'true'
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const { build } = createRequire(import.meta.url)('@koishijs/client/lib')
 const started = Date.now()

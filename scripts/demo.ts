@@ -2,6 +2,8 @@
 // kotodama's own page) and this plugin loaded from src/. It runs through @koishijs/loader from a
 // koishi.yml it writes into its folder (scripts/demo-loader.ts), because the config page needs the
 // loader. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Context } from 'koishi'
 import type { TypingConfig } from '../src'
@@ -157,6 +159,11 @@ async function main() {
     return
   }
   const env = process.env
+  // the kotodama page of the console is built from client/ (npm run build does it too)
+  if (!existsSync(join(__dirname, '..', 'dist', 'index.js'))) {
+    process.stdout.write('building the console page (client/ → dist/)…\n')
+    execFileSync(process.execPath, [join(__dirname, 'build-client.mjs')], { stdio: 'inherit' })
+  }
   const demo = await startDemo({
     port: env.PORT ? Number(env.PORT) : undefined,
     offline: argv.includes('--offline'),
@@ -168,8 +175,9 @@ async function main() {
   const lines = [
     '',
     `  kotodama demo is running. Chat with the bot: ${demo.sandboxUrl}`,
-    '  (in a private chat every message wakes it; in a group channel, mention it:',
-    '  <at id="koishi"/> hello, or quote one of its messages)',
+    '  (click "添加用户" (add user), then write; in a private chat every message wakes it;',
+    '  in the group mode (群聊模式), mention it: @Koishi hello)',
+    `  watch it think: ${demo.url}/kotodama   its config form: ${demo.url}/plugins/   log: ${demo.url}/logs`,
   ]
   if (demo.model.offline) {
     lines.push(

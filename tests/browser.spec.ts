@@ -148,14 +148,56 @@ describe('console page in a real browser', function () {
     expect(await page.locator('.kd-step').count()).to.equal(0)
   })
 
+  it('in the group mode of the sandbox, @Koishi wakes it; the page lists the group conversation', async () => {
+    const sandbox = await page.context().newPage()
+    await sandbox.goto(`${demo.url}/sandbox`)
+    await sandbox.getByText('群聊模式', { exact: true }).click()
+    const input = sandbox.getByPlaceholder('发送消息到沙盒')
+    await input.fill('just chatting')
+    await input.press('Enter')
+    await input.fill('@Koishi are you there?')
+    await input.press('Enter')
+    await sandbox.getByText('I heard: @Koishi are you there?').waitFor()
+    await sandbox.mouse.move(1300, 880)
+    await sandbox.screenshot({ path: join(SHOTS, '6-sandbox-group.png') })
+    const group = page.locator('.kd-conversation').filter({ hasText: /group:/ })
+    await group.waitFor()
+    await group.click()
+    await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).waitFor()
+    const woke = page.locator('.kd-fact').filter({ hasText: '@Koishi are you there?' })
+    expect(await woke.locator('.kd-badge.wake').innerText()).to.match(/mention/)
+    // the message that did not mention it is a fact that woke nothing
+    expect(await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).locator('.kd-badge.wake').count()).to.equal(0)
+    await page.locator('.kd-send.delivered').filter({ hasText: 'I heard: @Koishi are you there?' }).waitFor()
+    await sandbox.close()
+    await shot('7-kotodama-group')
+  })
+
   it('the demo shows the config page with the plugin form and the log page', async () => {
     await page.locator('a.activity-button[href="/plugins/"]').click()
     await page.locator('.label[title="kotodama"]').click()
     // the plugin's own form: its sections and fields, from its Config schema
     await page.getByText('profiles', { exact: true }).first().waitFor()
-    await shot('6-config')
+    await shot('8-config')
     await page.locator('a.activity-button[href="/logs"]').click()
     await page.getByText('kotodama:kotodama').first().waitFor()
-    await shot('7-logs')
+    await shot('9-logs')
+  })
+
+  it('the page follows the console\'s language: zh-CN', async () => {
+    await page.evaluate(() => {
+      const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
+      localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale: 'zh-CN' }))
+    })
+    // a second tab: this one keeps the sandbox bot of the chats above
+    const zh = await page.context().newPage()
+    await zh.goto(`${demo.url}/kotodama`)
+    await zh.getByText('心智', { exact: true }).waitFor()
+    await zh.locator('.kd-conversation').filter({ hasText: /group:/ }).click()
+    await zh.locator('.kd-turn').filter({ hasText: '第 1 轮' }).filter({ hasText: '发送后结束' }).waitFor()
+    expect(await zh.locator('.kd-send-status').first().innerText()).to.include('已送达')
+    await zh.mouse.move(1300, 880)
+    await zh.screenshot({ path: join(SHOTS, '10-kotodama-zh.png') })
+    await zh.close()
   })
 })
