@@ -10,11 +10,38 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Logger } from 'koishi'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import WebSocket from 'ws'
+import { deflateSync } from 'node:zlib'
 import { startDemo, type Demo } from '../scripts/demo'
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const ROOT = resolve(__dirname, '..')
 const SHOTS = join(ROOT, 'test-output', 'browser')
+
+/** A solid-colour PNG of w×h pixels. */
+function png(w: number, h: number, rgb: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (b: Buffer) => { let c = ~0; for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8); return (~c) >>> 0 }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc(body), body.length + 4)
+    return out
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(w, 0)
+  ihdr.writeUInt32BE(h, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8)
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3).map((_, i) => rgb[i % 3])])
+  const raw = Buffer.concat(Array.from({ length: h }, () => row))
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,6 +95,7 @@ describe('console page in a real browser', function () {
 
   const shot = async (name: string) => {
     await page.mouse.move(1300, 880) // no tooltip over the page
+    await page.waitForFunction(() => document.getAnimations().every(a => a.playState !== 'running'))
     await page.screenshot({ path: join(SHOTS, `${name}.png`) })
   }
 
@@ -140,7 +168,6 @@ describe('console page in a real browser', function () {
     await page.locator('.kd-reset').click()
     const dialog = page.locator('.el-message-box')
     await dialog.getByText('nothing is deleted').waitFor()
-    await page.waitForFunction(() => document.getAnimations().every(a => a.playState !== 'running'))
     await shot('5-reset-confirm')
     await dialog.getByRole('button', { name: 'Reset' }).click()
     await page.getByText('The history was moved aside.').waitFor()
@@ -173,15 +200,38 @@ describe('console page in a real browser', function () {
     await shot('7-kotodama-group')
   })
 
+  it('an image in a message is a thumbnail from the runtime\'s assets', async () => {
+    // the sandbox page escapes markup, so the image comes as another sandbox user would send it
+    const ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    try {
+      const image = `data:image/png;base64,${png(96, 64, [230, 120, 40]).toString('base64')}`
+      ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:photos', 'bob', '@bob', `look <img src="${image}"/>`], id: 1 }))
+      const runtime = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
+      await runtime.click()
+      await page.locator('.kd-conversation').filter({ hasText: 'private:bob' }).click()
+      const thumb = page.locator('.kd-fact .kd-thumb img')
+      await thumb.waitFor()
+      expect(await thumb.getAttribute('src')).to.match(/^data:image\/png;base64,/)
+      expect(await thumb.getAttribute('title')).to.match(/^asset:\/\//)
+      expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).to.equal(96)
+      await page.locator('.kd-send.delivered').first().waitFor()
+      await shot('8-kotodama-image')
+    } finally {
+      ws.terminate()
+    }
+  })
+
   it('the demo shows the config page with the plugin form and the log page', async () => {
     await page.locator('a.activity-button[href="/plugins/"]').click()
     await page.locator('.label[title="kotodama"]').click()
     // the plugin's own form: its sections and fields, from its Config schema
     await page.getByText('profiles', { exact: true }).first().waitFor()
-    await shot('8-config')
+    await shot('9-config')
     await page.locator('a.activity-button[href="/logs"]').click()
-    await page.getByText('kotodama:kotodama').first().waitFor()
-    await shot('9-logs')
+    // the plugin's own lines: here, the runtime that started with the first message
+    await page.getByText(/profile demo runs on sandbox:/).first().waitFor()
+    await shot('10-logs')
   })
 
   it('the page follows the console\'s language: zh-CN', async () => {
@@ -197,7 +247,7 @@ describe('console page in a real browser', function () {
     await zh.locator('.kd-turn').filter({ hasText: '第 1 轮' }).filter({ hasText: '发送后结束' }).waitFor()
     expect(await zh.locator('.kd-send-status').first().innerText()).to.include('已送达')
     await zh.mouse.move(1300, 880)
-    await zh.screenshot({ path: join(SHOTS, '10-kotodama-zh.png') })
+    await zh.screenshot({ path: join(SHOTS, '11-kotodama-zh.png') })
     await zh.close()
   })
 })
