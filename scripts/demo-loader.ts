@@ -27,9 +27,15 @@ const MODULES: Dict<() => any> = {
 
 class DemoLoader extends NodeLoader {
   async import(name: string) {
-    const load = MODULES[name.replace(/^(koishi-|@koishijs\/)plugin-/, '')]
-    if (!load) throw new Error(`the demo has no plugin "${name}"`)
-    return load()
+    const short = name.replace(/^(koishi-|@koishijs\/)plugin-/, '')
+    if (MODULES[short]) return MODULES[short]()
+    // other plugins of this repository's node_modules (the config page lists them)
+    for (const full of [`@koishijs/plugin-${short}`, `koishi-plugin-${short}`]) {
+      try {
+        return require(require.resolve(full))
+      } catch {}
+    }
+    throw new Error(`the demo has no plugin "${name}"`)
   }
 
   /** set while the demo stops: unloading then neither logs nor rewrites koishi.yml */

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Context } from 'koishi'
+import { Logger, type Context } from 'koishi'
 import type { TypingConfig } from '../src'
 import { createLoaderApp, showOwnPackage } from './demo-loader'
 import { startOfflineModel, type OfflineModel } from './offline-model'
@@ -164,6 +164,8 @@ async function main() {
     process.stdout.write('building the console page (client/ → dist/)…\n')
     execFileSync(process.execPath, [join(__dirname, 'build-client.mjs')], { stdio: 'inherit' })
   }
+  // the log page (and this terminal) show the mind's debug lines: turns, tool calls, why a turn ended
+  new Logger('kotodama').level = Logger.DEBUG
   const demo = await startDemo({
     port: env.PORT ? Number(env.PORT) : undefined,
     offline: argv.includes('--offline'),

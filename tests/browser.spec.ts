@@ -69,8 +69,9 @@ describe('console page in a real browser', function () {
     // a fresh clone runs `npm test` right after `npm ci`: build the page once (about 2 s)
     if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'ignore' })
     await mkdir(SHOTS, { recursive: true })
-    // info logs reach the log page, not the test's output
+    // as in `npm start`: the mind's debug lines reach the log page, not the test's output
     Logger.targets[0].levels = { base: 1 }
+    new Logger('kotodama').level = Logger.DEBUG
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
     demo = await startDemo({
       port: await freePort(), offline: true, dataDir,
@@ -90,6 +91,7 @@ describe('console page in a real browser', function () {
     await browser?.close()
     await demo?.stop()
     delete Logger.targets[0].levels
+    delete Logger.levels.kotodama
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
 

@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { Logger } from 'koishi'
 import WebSocket from 'ws'
 import { transcript } from '../src/console-data/transcript'
+import { conversationSummaries } from '../src/console-data/summary'
+import { Harness, call } from './support/harness'
 import type { Entry } from '../src/runtime/types'
 import { startDemo, type Demo } from '../scripts/demo'
 
@@ -139,5 +141,26 @@ describe('console: the listeners of the page', function () {
     let error: Error | undefined
     await call('kotodama/conversations', 'nobody', 'sandbox:alice:koishi').catch(e => { error = e })
     expect(error).to.not.equal(undefined)
+  })
+})
+
+describe('console: conversation summaries', () => {
+  let h: Harness
+  afterEach(async () => { await h?.stop() })
+
+  it('a pending wait shows its windows, what it has seen, turns and the history size', async () => {
+    h = await Harness.start()
+    h.server.script({ toolCalls: [call('wait', { seconds: 600, messages: 3 })] })
+    await h.client('bob').receive('ping me later')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob', 'room').receive('unrelated chatter elsewhere')
+    const [runtime] = await h.app.kotodama.list()
+    const summary = (await conversationSummaries(runtime)).find(c => c.key === 'private:bob')
+    expect(summary).to.deep.include({ key: 'private:bob', mode: 'channel', busy: false, turns: 1 })
+    expect(summary.wait).to.deep.include({ seconds: 600, messages: 3, factsSeen: 0 })
+    expect(summary.bytes).to.be.greaterThan(0)
+    expect(summary.last).to.deep.include({ user: 'bob', text: 'ping me later' })
   })
 })

@@ -147,7 +147,7 @@ export class KotodamaService extends Service {
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
-        this.log.info('profile %s runs on %s (home %s)', profile.id, bot, runtime.home)
+        this.log.debug('profile %s runs on %s (home %s)', profile.id, bot, runtime.home)
         runtime.watch(key => this.watchers.forEach(w => w(runtime, key)))
         this.watchers.forEach(w => w(runtime))
         return runtime
