@@ -1,14 +1,14 @@
 // The console page's data (SPEC §12): the transcript shaped from history entries, and the
 // listeners the page calls, through the demo's console WebSocket (no browser needed).
 import { expect } from 'chai'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Logger } from 'koishi'
 import WebSocket from 'ws'
 import { transcript } from '../src/console-data/transcript'
-import { conversationSummaries } from '../src/console-data/summary'
+import { conversationSummaries, runtimeSummary } from '../src/console-data/summary'
 import { Harness, call } from './support/harness'
 import type { Entry } from '../src/runtime/types'
 import { startDemo, type Demo } from '../scripts/demo'
@@ -162,5 +162,22 @@ describe('console: conversation summaries', () => {
     expect(summary.wait).to.deep.include({ seconds: 600, messages: 3, factsSeen: 0 })
     expect(summary.bytes).to.be.greaterThan(0)
     expect(summary.last).to.deep.include({ user: 'bob', text: 'ping me later' })
+  })
+
+  it('the runtime card: tokens and requests today, last activity, the files of its memory folder', async () => {
+    h = await Harness.start()
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob').receive('hello')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const [runtime] = await h.app.kotodama.list()
+    expect((await runtimeSummary(runtime, true)).memory).to.deep.equal([])
+    await mkdir(join(runtime.home, 'local', 'memory', 'people'), { recursive: true })
+    await writeFile(join(runtime.home, 'local', 'memory', 'people', 'bob.md'), 'likes tea\n')
+    const card = await runtimeSummary(runtime, true)
+    expect(card).to.deep.include({ profile: 'neko', bot: 'mock:514', online: true, conversations: 1, requestsToday: 1 })
+    expect(card.tokensToday).to.be.greaterThan(0)
+    expect(card.lastActivity).to.be.a('number')
+    expect(card.memory).to.deep.equal([{ name: 'people/bob.md', size: 10 }])
   })
 })
