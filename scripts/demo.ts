@@ -1,15 +1,13 @@
-// `npm start`: a local Koishi with the console's sandbox chat and this plugin loaded from src/.
-// Built with `new App()` + `app.plugin()` rather than `koishi start`, because the loader rewrites
-// koishi.yml and package.json. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
-import { App } from 'koishi'
-import { HTTP } from '@koishijs/plugin-http'
-import server from '@koishijs/plugin-server'
-import webConsole from '@koishijs/plugin-console'
-import memory from '@koishijs/plugin-database-memory'
-import * as help from '@koishijs/plugin-help'
-import * as sandbox from '@koishijs/plugin-sandbox'
-import * as kotodama from '../src'
+// `npm start`: a local Koishi with the console (its sandbox chat, config and log pages and
+// kotodama's own page) and this plugin loaded from src/. It runs through @koishijs/loader from a
+// koishi.yml it writes into its folder (scripts/demo-loader.ts), because the config page needs the
+// loader. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { Logger, type Context } from 'koishi'
 import type { TypingConfig } from '../src'
+import { createLoaderApp, showOwnPackage } from './demo-loader'
 import { startOfflineModel, type OfflineModel } from './offline-model'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1'
@@ -20,6 +18,7 @@ export interface DemoOptions {
   port?: number
   host?: string
   offline?: boolean
+  /** the instance's folder: koishi.yml, logs/ and kotodama's homes (kotodama/); default data/demo */
   dataDir?: string
   baseURL?: string
   apiKey?: string
@@ -29,7 +28,7 @@ export interface DemoOptions {
 }
 
 export interface Demo {
-  app: App
+  app: Context
   /** http://host:port, with the port actually bound */
   url: string
   sandboxUrl: string
@@ -50,36 +49,26 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
     ? { baseURL: offlineModel.baseURL, apiKey: '', model: offlineModel.model, offline: true }
     : { baseURL: o.baseURL ?? DEFAULT_BASE_URL, apiKey: o.apiKey ?? '', model: o.model ?? DEFAULT_MODEL, offline: false }
 
-  const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
-  const forks: ReturnType<App['plugin']>[] = []
-  // Dispose the plugins newest first while the app is alive: on app.stop() the logger goes
-  // before the server, whose dispose hook then throws before closing its HTTP listener.
-  const stopApp = async () => {
-    await dropConsoleClients(app)
-    for (const fork of forks.reverse()) fork.dispose()
-    forks.length = 0
-    await app.stop()
-  }
-  // The sandbox bot has no adapter, so nothing ever marks it online, and kotodama only sends
-  // through online bots (SPEC §4.1 BotUnavailable). Mark it online the way an adapter would.
-  app.on('bot-connect', (bot) => {
-    if (bot.platform.startsWith('sandbox:')) bot.online()
-  })
-  try {
+  const dir = resolve(o.dataDir ?? 'data/demo')
+  const app = await createLoaderApp(dir, {
     // not needed by the console or sandbox; kotodama uses ctx.http (optional) to fetch http(s) media
-    forks.push(app.plugin(HTTP))
+    'http:http': {},
     // maxPort: fall forward a few ports when the default one is taken
-    forks.push(app.plugin(server, { host, port, maxPort: port + 9 }))
-    // devMode off: it would need @koishijs/client and vite; the prebuilt UI ships in dist/
-    // (cast: its `inject` typing predates the installed cordis types)
-    forks.push(app.plugin(webConsole as any, { open: false, devMode: false }))
-    forks.push(app.plugin(memory))
-    forks.push(app.plugin(help))
-    forks.push(app.plugin(sandbox))
-    forks.push(app.plugin(kotodama, {
-      dataDir: o.dataDir ?? 'data/kotodama',
+    'server:server': { host, port, maxPort: port + 9 },
+    // devMode off: the prebuilt UI ships in dist/ (kotodama's page: npm run build)
+    'console:console': { open: false, devMode: false },
+    'config:config': {},
+    // absolute: in this process the instance's base folder stays the cwd (`koishi start` changes into it)
+    'logger:logger': { root: join(dir, 'logs') },
+    'database-memory:memory': {},
+    'help:help': {},
+    'sandbox:sandbox': {},
+    'kotodama:kotodama': {
+      dataDir: join(dir, 'kotodama'),
       models: [{
-        id: 'main', baseURL: model.baseURL, apiKey: model.apiKey, model: model.model,
+        id: 'main', baseURL: model.baseURL, model: model.model,
+        // the key stays in the environment; the loader fills it in
+        apiKey: model.apiKey && model.apiKey === process.env.KOTODAMA_API_KEY ? '${{ env.KOTODAMA_API_KEY }}' : model.apiKey,
         // the offline model never fails transiently; fail fast if it is misused
         ...(model.offline ? { maxRetries: 0 } : {}),
       }],
@@ -90,9 +79,26 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         // wake: the defaults (private messages and mentions wake it); typing: the defaults
         ...(o.typing ? { typing: o.typing } : {}),
       }],
-    } as any))
+    },
+  })
+  // Dispose the plugins while the app is alive: on app.stop() the logger goes before the
+  // server, whose dispose hook then throws before closing its HTTP listener.
+  const stopApp = async () => {
+    await dropConsoleClients(app)
+    ;(app as any).loader.stopping = true
+    const record = (app as any).loader?.entry?.scope?.[Symbol.for('koishi.loader.record')] ?? {}
+    for (const fork of Object.values<any>(record).reverse()) fork.dispose()
+    await app.stop()
+  }
+  // The sandbox bot has no adapter, so nothing ever marks it online, and kotodama only sends
+  // through online bots (SPEC §4.1 BotUnavailable). Mark it online the way an adapter would.
+  app.on('bot-connect', (bot) => {
+    if (bot.platform.startsWith('sandbox:')) bot.online()
+  })
+  try {
     await app.start()
-    if (!app.server.port) throw new Error(`the server did not start on ${host}:${port}`)
+    if (!app.server?.port) throw new Error(`the server did not start on ${host}:${port}`)
+    await showOwnPackage(app)
   } catch (e) {
     await stopApp().catch(() => {})
     await offlineModel?.close()
@@ -118,7 +124,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
  * Closes the console's WebSockets and waits until they are gone: a connected client makes
  * disposal refresh console data asynchronously, which then fails once the console is gone.
  */
-async function dropConsoleClients(app: App) {
+async function dropConsoleClients(app: Context) {
   const clients = app.get('console')?.clients ?? {}
   for (const client of Object.values(clients)) (client.socket as any).terminate?.()
   for (let i = 0; i < 100 && Object.keys(clients).length; i++) await new Promise(r => setTimeout(r, 10))
@@ -153,6 +159,13 @@ async function main() {
     return
   }
   const env = process.env
+  // the kotodama page of the console is built from client/ (npm run build does it too)
+  if (!existsSync(join(__dirname, '..', 'dist', 'index.js'))) {
+    process.stdout.write('building the console page (client/ → dist/)…\n')
+    execFileSync(process.execPath, [join(__dirname, 'build-client.mjs')], { stdio: 'inherit' })
+  }
+  // the log page (and this terminal) show the mind's debug lines: turns, tool calls, why a turn ended
+  new Logger('kotodama').level = Logger.DEBUG
   const demo = await startDemo({
     port: env.PORT ? Number(env.PORT) : undefined,
     offline: argv.includes('--offline'),
@@ -164,8 +177,9 @@ async function main() {
   const lines = [
     '',
     `  kotodama demo is running. Chat with the bot: ${demo.sandboxUrl}`,
-    '  (in a private chat every message wakes it; in a group channel, mention it:',
-    '  <at id="koishi"/> hello, or quote one of its messages)',
+    '  (click "添加用户" (add user), then write; in a private chat every message wakes it;',
+    '  in the group mode (群聊模式), mention it: @Koishi hello)',
+    `  watch it think: ${demo.url}/kotodama   its config form: ${demo.url}/plugins/   log: ${demo.url}/logs`,
   ]
   if (demo.model.offline) {
     lines.push(

@@ -6,6 +6,7 @@ import { configSchema } from './config/schema'
 import type { Config as KotodamaConfig } from './config/types'
 import { KotodamaService } from './koishi/service'
 import { registerCommands } from './koishi/commands'
+import { registerConsole } from './koishi/console'
 
 export const name = 'kotodama'
 export const reusable = false
@@ -19,6 +20,8 @@ export function apply(ctx: Context, config: Config) {
   ctx.i18n.define('en-US', enUS as any)
   ctx.plugin(KotodamaService, config)
   ctx.inject(['kotodama'], ctx => registerCommands(ctx))
+  // the console is optional: the page appears while it is loaded
+  ctx.inject(['kotodama', 'console'], ctx => registerConsole(ctx))
 }
 
 export { KotodamaService } from './koishi/service'

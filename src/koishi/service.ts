@@ -1,6 +1,6 @@
 // ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
 import { resolve } from 'node:path'
-import { Context, Service, Session, Universal } from 'koishi'
+import { Context, Service, Session } from 'koishi'
 import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
@@ -54,6 +54,8 @@ export class KotodamaService extends Service {
   private platform: Platform
   private models = new Map<string, ModelHandle>()
   private runtimes = new Map<string, Promise<Runtime>>()
+  /** told when a runtime started or stopped (no key) or one of its conversations changed */
+  private watchers = new Set<(runtime: Runtime, key?: string) => void>()
   private warned = new Set<string>()
   private ingest = new KeyedQueue()
   /** failures and cool-downs per model id, for every runtime of this instance (made with the first runtime, after tests set the clock) */
@@ -98,9 +100,12 @@ export class KotodamaService extends Service {
       this.onMessage(session)
       return next()
     })
+    // Only a bot that went away stops its runtimes: CONNECT and RECONNECT are on the way to
+    // online, and a bot's first start (CONNECT) comes after the message that started its runtime.
     ctx.on('bot-status-updated', bot => {
-      if (bot.status !== Universal.Status.ONLINE) this.stopBot(`${bot.platform}:${bot.selfId}`)
+      if (!bot.isActive) this.stopBot(`${bot.platform}:${bot.selfId}`)
     })
+    ctx.on('bot-removed', bot => this.stopBot(`${bot.platform}:${bot.selfId}`))
   }
 
   /** The clock tests may set after construction, looked up at each use. */
@@ -168,7 +173,12 @@ export class KotodamaService extends Service {
         health: this.health ??= new ModelHealth(this.clock, this.log),
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
-      p = runtime.start().then(() => runtime)
+      p = runtime.start().then(() => {
+        this.log.debug('profile %s runs on %s (home %s)', profile.id, bot, runtime.home)
+        runtime.watch(key => this.watchers.forEach(w => w(runtime, key)))
+        this.watchers.forEach(w => w(runtime))
+        return runtime
+      })
       p.catch(e => {
         this.runtimes.delete(key)
         this.log.error('profile %s on %s could not start: %s', profile.id, bot, e?.message ?? e)
@@ -205,16 +215,31 @@ export class KotodamaService extends Service {
     await runtime.wake(channel, o.reason)
   }
 
+  /**
+   * The running runtimes whose bot is still there. A bot can vanish without an event (the
+   * sandbox drops a closed page's bot silently): its runtimes are stopped here (docs/console.md).
+   */
   async list(): Promise<Runtime[]> {
-    const all = await Promise.all([...this.runtimes.values()].map(p => p.catch((): undefined => undefined)))
-    return all.filter(Boolean)
+    const all = (await Promise.all([...this.runtimes.values()].map(p => p.catch((): undefined => undefined)))).filter(Boolean)
+    const gone = all.filter(r => !this.ctx.bots[r.bot])
+    for (const bot of new Set(gone.map(r => r.bot))) this.stopBot(bot)
+    return all.filter(r => !gone.includes(r))
+  }
+
+  /** Calls `fn` when a runtime starts or stops (`key` undefined) or a conversation changes. */
+  watch(fn: (runtime: Runtime, key?: string) => void): () => void {
+    this.watchers.add(fn)
+    return () => this.watchers.delete(fn)
   }
 
   private stopBot(bot: string): void {
     for (const [key, p] of this.runtimes) {
       if (!key.endsWith(`\u0000${bot}`)) continue
       this.runtimes.delete(key)
-      p.then(r => r.stop()).catch(() => {})
+      p.then(r => {
+        this.watchers.forEach(w => w(r))
+        return r.stop()
+      }).catch(() => {})
     }
   }
 

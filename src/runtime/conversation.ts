@@ -39,6 +39,8 @@ export interface ConversationDeps {
   loadImage(url: string): Promise<LoadedImage>
   /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */
   beforeTurn?(): Promise<void>
+  /** told after entries were appended, a turn ended or the history was reset (the console page) */
+  changed?(): void
 }
 
 export class Conversation implements TurnPort {
@@ -142,6 +144,7 @@ export class Conversation implements TurnPort {
       this.logger.error('conversation %s: turn failed: %s', this.key, (e as Error)?.stack ?? e)
     } finally {
       this.running = undefined
+      this.deps.changed?.()
     }
   }
 
@@ -167,6 +170,7 @@ export class Conversation implements TurnPort {
   append(entries: Entry[]): Promise<void> {
     this.entries.push(...entries)
     this.forgetOldEntries()
+    this.deps.changed?.()
     // a failed write is logged by the store, which keeps the entries and writes them again
     return this.deps.store.append(entries).catch(() => {})
   }
@@ -239,6 +243,7 @@ export class Conversation implements TurnPort {
     this.cancelWait()
     this.entries = []
     this.forgotten = false
+    this.deps.changed?.()
     return this.deps.store.reset()
   }
 

@@ -85,6 +85,8 @@ export class Runtime {
   /** requests, tokens and errors per model, since start and today */
   readonly usage: UsageBook
   private failover: FailoverPort
+  /** told which conversation changed (new entries, a turn ended, a reset) */
+  private watchers = new Set<(key: string) => void>()
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -186,6 +188,7 @@ export class Runtime {
         },
         loadImage: url => this.images.load(url),
         beforeTurn: () => this.memory.prepare(),
+        changed: () => this.watchers.forEach(w => w(key)),
       })
       p = conv.load().then(() => conv)
       p.catch(() => this.conversations.delete(key))
@@ -229,6 +232,17 @@ export class Runtime {
       visionModel: !!p.attachment.visionModel,
       memory: this.memory.config.enabled ? this.memory.section() : undefined,
     })
+  }
+
+  /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */
+  watch(fn: (key: string) => void): () => void {
+    this.watchers.add(fn)
+    return () => this.watchers.delete(fn)
+  }
+
+  /** The conversations loaded so far. */
+  async loaded(): Promise<Conversation[]> {
+    return (await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))).filter(Boolean)
   }
 
   async status() {

@@ -1,0 +1,18 @@
+import { useI18n } from 'vue-i18n'
+import zhCN from './locales/zh-CN.yml'
+import enUS from './locales/en-US.yml'
+
+/** The page's texts in the console's language (zh-CN or en-US). */
+export const useText = () => useI18n({ messages: { 'zh-CN': zhCN, 'en-US': enUS } })
+
+export function formatTime(ms: number, locale: string): string {
+  const d = new Date(ms)
+  const today = new Date().toDateString() === d.toDateString()
+  return d.toLocaleString(locale, today ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
+  return `${(n / 1024 / 1024).toFixed(1)} MB`
+}

@@ -1,0 +1,72 @@
+// Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
+// own state: its loaded conversations, their entries and history files, its usage book.
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Conversation } from '../runtime/conversation'
+import type { Runtime } from '../runtime/runtime'
+import type { Entry } from '../runtime/types'
+import { transcript } from './transcript'
+import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
+
+/** The transcript shows at most this many of the newest entries. */
+const TRANSCRIPT_ENTRIES = 400
+
+export async function runtimeSummary(r: Runtime, online: boolean): Promise<RuntimeSummary> {
+  const convs = await r.loaded()
+  const today = r.usage.snapshot().map(u => u.today)
+  const lastAt = convs.map(c => c.entries[c.entries.length - 1]?.at).filter((at): at is number => typeof at === 'number')
+  return {
+    profile: r.profile.id, bot: r.bot, online, conversations: convs.length,
+    tokensToday: today.reduce((n, c) => n + c.promptTokens + c.completionTokens, 0),
+    requestsToday: today.reduce((n, c) => n + c.requests, 0),
+    errorsToday: today.reduce((n, c) => n + c.errors, 0),
+    ...(lastAt.length ? { lastActivity: Math.max(...lastAt) } : {}),
+    memory: await memoryFiles(join(r.home, 'local', 'memory')),
+  }
+}
+
+/** Files under the memory folder (SPEC §13), by name; none when it does not exist. */
+async function memoryFiles(dir: string): Promise<{ name: string; size: number }[]> {
+  const out: { name: string; size: number }[] = []
+  const walk = async (sub: string) => {
+    let names: import('node:fs').Dirent[]
+    try {
+      names = await readdir(join(dir, sub), { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const d of names) {
+      const rel = sub ? `${sub}/${d.name}` : d.name
+      if (d.isDirectory()) await walk(rel)
+      else if (d.isFile() && out.length < 200) out.push({ name: rel, size: (await stat(join(dir, rel)).catch(() => ({ size: 0 }))).size })
+    }
+  }
+  await walk('')
+  return out.sort((a, b) => a.name.localeCompare(b.name))
+}
+
+export async function conversationSummaries(r: Runtime): Promise<ConversationSummary[]> {
+  const convs = await r.loaded()
+  const out = await Promise.all(convs.map(c => conversationSummary(r, c)))
+  return out.sort((a, b) => (b.last?.at ?? 0) - (a.last?.at ?? 0))
+}
+
+async function conversationSummary(r: Runtime, c: Conversation): Promise<ConversationSummary> {
+  const facts = c.entries.filter((e): e is Extract<Entry, { type: 'fact' }> => e.type === 'fact')
+  const fact = facts[facts.length - 1]?.fact
+  const turns = c.entries.reduce((n, e) => e.type === 'turn' || e.type === 'step' ? Math.max(n, e.turn) : n, 0)
+  const bytes = (await stat(c.deps.store.path).catch(() => ({ size: 0 }))).size
+  const last = fact ? transcript({ key: c.key, entries: [facts[facts.length - 1]], busy: false }).items[0] : undefined
+  return {
+    key: c.key, mode: r.profile.mode, busy: c.busy, turns, entries: c.entries.length, bytes,
+    ...(fact?.channelName ? { name: fact.channelName } : {}),
+    ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: fact.user.name, text: last.text.slice(0, 200) } } : {}),
+    ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
+  }
+}
+
+export async function conversationTranscript(r: Runtime, key: string): Promise<Transcript | undefined> {
+  const c = (await r.loaded()).find(c => c.key === key)
+  if (!c) return undefined
+  return transcript({ key, entries: c.entries, busy: c.busy, limit: TRANSCRIPT_ENTRIES })
+}

@@ -1,0 +1,151 @@
+// A conversation's history entries as the console page shows them (SPEC §12): facts, turns with
+// why each woke and how it ended, steps with model, latency, tokens, tool calls and their results
+// as the model read them, sends delivered or failed. Pure: entries in, JSON out.
+import h from '@satorijs/element'
+import type { Entry } from '../runtime/types'
+import type { CallItem, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
+
+/** A result longer than this is cut for the page (the model's own copy is on disk). */
+const MAX_RESULT = 20_000
+
+export function transcript(o: { key: string; entries: Entry[]; busy: boolean; truncated?: boolean; limit?: number }): Transcript {
+  const entries = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
+  const items: TranscriptItem[] = []
+  const turns = new Map<number, TurnItem>()
+  const steps = new Map<string, StepItem>()
+  let last: TurnItem | undefined
+  for (const e of entries) {
+    switch (e.type) {
+      case 'fact':
+        items.push(factItem(e))
+        break
+      case 'turn':
+        last = { kind: 'turn', at: e.at, turn: e.turn, reason: e.reason, steps: 0, tokens: 0, end: 'failed' }
+        turns.set(e.turn, last)
+        items.push(last)
+        break
+      case 'note':
+        items.push({ kind: 'note', at: e.at, note: e.kind, text: e.text })
+        break
+      case 'step': {
+        const step = stepItem(e)
+        for (const c of step.calls) steps.set(c.id, step)
+        items.push(step)
+        const turn = turns.get(e.turn)
+        if (turn) {
+          turn.steps++
+          turn.tokens += (step.promptTokens ?? 0) + (step.completionTokens ?? 0)
+          turn.end = endOf(step)
+        }
+        break
+      }
+      case 'attachments': {
+        const urls = e.items.map(i => ({ url: i.url, mediaType: i.mediaType }))
+        const step = e.source === 'tool' ? steps.get(e.id) : undefined
+        if (step) step.attachments.push(...urls)
+        // a fact's images are already on the fact
+        break
+      }
+    }
+  }
+  if (o.busy && last) last.end = 'running'
+  return { key: o.key, busy: o.busy, truncated: !!o.truncated || entries.length < o.entries.length, items }
+}
+
+function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
+  const f = e.fact
+  const images: string[] = []
+  let text = ''
+  const walk = (els: h[]) => {
+    for (const el of els) {
+      if (el.type === 'text') text += el.attrs.content ?? ''
+      else if (el.type === 'img' || el.type === 'image') {
+        if (typeof el.attrs.src === 'string') images.push(el.attrs.src)
+        text += '[image]'
+      } else if (el.type === 'at') text += `@${el.attrs.name ?? el.attrs.id ?? ''}`
+      else if (el.type === 'quote') continue
+      else if (el.children?.length) walk(el.children)
+      else if (['audio', 'video', 'file'].includes(el.type)) text += `[${el.type}]`
+    }
+  }
+  walk(h.parse(f.content))
+  return {
+    kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images,
+    ...(e.wake ? { wake: e.wake } : {}),
+  }
+}
+
+function stepItem(e: Extract<Entry, { type: 'step' }>): StepItem {
+  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}) }
+  const results = new Map<string, any>()
+  for (const m of e.messages) {
+    if (m.role === 'tool' && Array.isArray(m.content)) for (const p of m.content) if (p.type === 'tool-result') results.set(p.toolCallId, p.output)
+  }
+  for (const m of e.messages) {
+    if (m.role !== 'assistant') continue
+    const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content
+    for (const p of parts) {
+      if (p.type === 'text' && p.text.trim()) step.text = (step.text ? step.text + '\n' : '') + p.text
+      else if (p.type === 'reasoning' && p.text.trim()) step.reasoning = (step.reasoning ? step.reasoning + '\n' : '') + p.text
+      else if (p.type === 'tool-call') step.calls.push(callItem(p.toolCallId, p.toolName, p.input, results.get(p.toolCallId)))
+    }
+  }
+  return step
+}
+
+function callItem(id: string, tool: string, input: unknown, output: any): CallItem {
+  const error = output?.type === 'error-text' || output?.type === 'error-json' || output === undefined
+  const item: CallItem = { id, tool, input: pretty(input), result: output === undefined ? '(no result)' : resultText(output), error }
+  if (tool === 'send_message') {
+    const value = output?.type === 'json' ? output.value : undefined
+    const messages = Array.isArray((input as any)?.messages) ? (input as any).messages.map(String) : []
+    item.send = {
+      messages, delivered: value?.ok === true, ids: Array.isArray(value?.ids) ? value.ids.length : Array.isArray(value?.sent) ? value.sent.length : 0,
+      ...(value?.ok === false ? { error: `${value.error?.name ?? 'Error'}: ${value.error?.message ?? ''}` } : error ? { error: item.result } : {}),
+    }
+  }
+  return item
+}
+
+/** A tool result as the model read it (the AI SDK's tool-result output). */
+export function resultText(output: any): string {
+  let text: string
+  switch (output?.type) {
+    case 'text':
+    case 'error-text':
+      text = String(output.value)
+      break
+    case 'json':
+    case 'error-json':
+      text = pretty(output.value)
+      break
+    case 'content':
+      text = (output.value ?? []).map((p: any) => p.type === 'text' ? p.text : `[${p.mediaType ?? p.type}]`).join('\n')
+      break
+    case 'execution-denied':
+      text = `execution denied${output.reason ? `: ${output.reason}` : ''}`
+      break
+    default:
+      text = pretty(output)
+  }
+  return text.length > MAX_RESULT ? text.slice(0, MAX_RESULT) + `\n… (${text.length - MAX_RESULT} more characters)` : text
+}
+
+function pretty(v: unknown): string {
+  if (typeof v === 'string') return v
+  try {
+    return JSON.stringify(v, null, 2) ?? String(v)
+  } catch {
+    return String(v)
+  }
+}
+
+/** How a turn whose last step is `step` ended. */
+function endOf(step: StepItem): TurnItem['end'] {
+  const names = step.calls.map(c => c.tool)
+  if (names.includes('finish')) return 'finish'
+  if (names.includes('wait')) return 'wait'
+  if (step.calls.some(c => c.send)) return step.calls.every(c => !c.send || c.send.delivered) ? 'send' : 'failed'
+  if (!step.calls.length) return 'text'
+  return 'steps'
+}

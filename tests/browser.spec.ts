@@ -1,0 +1,255 @@
+// The owner's window in a real browser (SPEC §12): the demo (Koishi, the console with its
+// sandbox, config and log pages, the plugin with the offline model) on a free port, Debian's
+// chromium driven by playwright-core. Screenshots go to test-output/browser/ (git ignores it).
+import { expect } from 'chai'
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Logger } from 'koishi'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import WebSocket from 'ws'
+import { deflateSync } from 'node:zlib'
+import { startDemo, type Demo } from '../scripts/demo'
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const ROOT = resolve(__dirname, '..')
+const SHOTS = join(ROOT, 'test-output', 'browser')
+
+/** A solid-colour PNG of w×h pixels. */
+function png(w: number, h: number, rgb: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (b: Buffer) => { let c = ~0; for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8); return (~c) >>> 0 }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc(body), body.length + 4)
+    return out
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(w, 0)
+  ihdr.writeUInt32BE(h, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8)
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3).map((_, i) => rgb[i % 3])])
+  const raw = Buffer.concat(Array.from({ length: h }, () => row))
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+describe('console page in a real browser', function () {
+  this.timeout(60000)
+  let demo: Demo
+  let dataDir: string
+  let browser: Browser
+  let page: Page
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: no browser at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`)
+      this.skip()
+    }
+    // a fresh clone runs `npm test` right after `npm ci`: build the page once (about 2 s)
+    if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'ignore' })
+    await mkdir(SHOTS, { recursive: true })
+    // as in `npm start`: the mind's debug lines reach the log page, not the test's output
+    Logger.targets[0].levels = { base: 1 }
+    new Logger('kotodama').level = Logger.DEBUG
+    dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
+    demo = await startDemo({
+      port: await freePort(), offline: true, dataDir,
+      typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 50, maxDelay: 100, jitter: 0 },
+    })
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+    context.setDefaultTimeout(15000)
+    // the console's own language setting (it starts in zh-CN): English pages, readable screenshots
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('koishi.console.config')) localStorage.setItem('koishi.console.config', JSON.stringify({ theme: { mode: 'light', dark: 'default-dark', light: 'default-light' }, locale: 'en-US' }))
+    })
+    page = await context.newPage()
+  })
+
+  after(async () => {
+    await browser?.close()
+    await demo?.stop()
+    delete Logger.targets[0].levels
+    delete Logger.levels.kotodama
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  const shot = async (name: string) => {
+    await page.mouse.move(1300, 880) // no tooltip over the page
+    await page.waitForFunction(() => document.getAnimations().every(a => a.playState !== 'running'))
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+  }
+
+  it('a message on the sandbox page is answered there', async () => {
+    await page.goto(`${demo.url}/sandbox`)
+    await page.getByText('添加用户', { exact: true }).click()
+    const input = page.getByPlaceholder('发送消息到沙盒')
+    await input.fill('hello from the browser')
+    await input.press('Enter')
+    await page.getByText('I heard: hello from the browser').waitFor()
+    await page.getByText('This is the offline demo').waitFor()
+    await shot('1-sandbox')
+  })
+
+  it('the kotodama page shows the runtime, the conversation and its transcript', async () => {
+    // through the console's activity bar: a reload would close the sandbox page's bot
+    await page.locator('a.activity-button[href="/kotodama"]').click()
+    const runtime = page.locator('.kd-runtime').first()
+    await runtime.waitFor()
+    expect(await runtime.innerText()).to.include('demo')
+    const conversation = page.locator('.kd-conversation').first()
+    expect(await conversation.innerText()).to.match(/private:\w+/)
+    // the fact, with the user's name and the wake reason
+    const fact = page.locator('.kd-fact').filter({ hasText: 'hello from the browser' })
+    await fact.waitFor()
+    // the step: its model, and the send_message call with the delivered send
+    const step = page.locator('.kd-step').first()
+    await step.waitFor()
+    expect(await step.innerText()).to.include('main')
+    expect(await step.locator('.kd-call-name').first().innerText()).to.equal('send_message')
+    const send = step.locator('.kd-send.delivered')
+    expect(await send.innerText()).to.include('I heard: hello from the browser')
+    expect(await send.innerText()).to.match(/delivered \(2\)/)
+    // the result as the model saw it, and how the turn ended
+    expect(await step.locator('.kd-result pre').innerText()).to.include('"ok": true')
+    expect(await page.locator('.kd-turn').first().innerText()).to.include('ended after sending')
+    await shot('2-kotodama')
+  })
+
+  it('a running conversation updates live, without reloading the page', async () => {
+    const second = page.locator('.kd-fact').filter({ hasText: 'second message' })
+    expect(await second.count()).to.equal(0)
+    // a second browser tab writes on the sandbox page while this one watches
+    const other = await page.context().newPage()
+    await other.goto(`${demo.url}/sandbox`)
+    const input = other.getByPlaceholder('发送消息到沙盒')
+    await input.fill('second message')
+    await input.press('Enter')
+    await other.getByText('I heard: second message').waitFor()
+    await second.waitFor()
+    await page.locator('.kd-send').filter({ hasText: 'I heard: second message' }).waitFor()
+    await page.locator('.kd-turn').nth(1).filter({ hasText: 'ended after sending' }).waitFor()
+    await other.close()
+    await shot('3-kotodama-live')
+  })
+
+  it('"Wake now" starts a turn; "Reset" asks first, then the transcript is empty', async () => {
+    await page.locator('.kd-wake').click()
+    const woken = page.locator('.kd-turn').filter({ hasText: 'woke: wake:the owner, from the console' })
+    await woken.waitFor()
+    await woken.filter({ hasText: 'ended' }).waitFor()
+    await page.locator('.kd-note').filter({ hasText: '[wake: the owner, from the console]' }).waitFor()
+    // the newest turn is in view: the transcript follows it while it runs
+    expect(await woken.isVisible()).to.equal(true)
+    await page.waitForFunction(() => {
+      const t = document.querySelector('.kd-transcript')
+      return !!t && t.scrollHeight - t.scrollTop - t.clientHeight < 40
+    })
+    await shot('4-kotodama-woken')
+    await page.locator('.kd-reset').click()
+    const dialog = page.locator('.el-message-box')
+    await dialog.getByText('nothing is deleted').waitFor()
+    await shot('5-reset-confirm')
+    await dialog.getByRole('button', { name: 'Reset' }).click()
+    await page.getByText('The history was moved aside.').waitFor()
+    await page.locator('.kd-fact').first().waitFor({ state: 'detached' })
+    expect(await page.locator('.kd-step').count()).to.equal(0)
+  })
+
+  it('in the group mode of the sandbox, @Koishi wakes it; the page lists the group conversation', async () => {
+    const sandbox = await page.context().newPage()
+    await sandbox.goto(`${demo.url}/sandbox`)
+    await sandbox.getByText('群聊模式', { exact: true }).click()
+    const input = sandbox.getByPlaceholder('发送消息到沙盒')
+    await input.fill('just chatting')
+    await input.press('Enter')
+    await input.fill('@Koishi are you there?')
+    await input.press('Enter')
+    await sandbox.getByText('I heard: @Koishi are you there?').waitFor()
+    await sandbox.mouse.move(1300, 880)
+    await sandbox.screenshot({ path: join(SHOTS, '6-sandbox-group.png') })
+    const group = page.locator('.kd-conversation').filter({ hasText: /group:/ })
+    await group.waitFor()
+    await group.click()
+    await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).waitFor()
+    const woke = page.locator('.kd-fact').filter({ hasText: '@Koishi are you there?' })
+    expect(await woke.locator('.kd-badge.wake').innerText()).to.match(/mention/)
+    // the message that did not mention it is a fact that woke nothing
+    expect(await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).locator('.kd-badge.wake').count()).to.equal(0)
+    await page.locator('.kd-send.delivered').filter({ hasText: 'I heard: @Koishi are you there?' }).waitFor()
+    await sandbox.close()
+    await shot('7-kotodama-group')
+  })
+
+  it('an image in a message is a thumbnail from the runtime\'s assets', async () => {
+    // the sandbox page escapes markup, so the image comes as another sandbox user would send it
+    const ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    try {
+      const image = `data:image/png;base64,${png(96, 64, [230, 120, 40]).toString('base64')}`
+      ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:photos', 'bob', '@bob', `look <img src="${image}"/>`], id: 1 }))
+      const runtime = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
+      await runtime.click()
+      await page.locator('.kd-conversation').filter({ hasText: 'private:bob' }).click()
+      const thumb = page.locator('.kd-fact .kd-thumb img')
+      await thumb.waitFor()
+      expect(await thumb.getAttribute('src')).to.match(/^data:image\/png;base64,/)
+      expect(await thumb.getAttribute('title')).to.match(/^asset:\/\//)
+      expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).to.equal(96)
+      await page.locator('.kd-send.delivered').first().waitFor()
+      await shot('8-kotodama-image')
+    } finally {
+      ws.terminate()
+    }
+  })
+
+  it('the demo shows the config page with the plugin form and the log page', async () => {
+    await page.locator('a.activity-button[href="/plugins/"]').click()
+    await page.locator('.label[title="kotodama"]').click()
+    // the plugin's own form: its sections and fields, from its Config schema
+    await page.getByText('profiles', { exact: true }).first().waitFor()
+    await shot('9-config')
+    await page.locator('a.activity-button[href="/logs"]').click()
+    // the plugin's own lines: here, the runtime that started with the first message
+    await page.getByText(/profile demo runs on sandbox:/).first().waitFor()
+    await shot('10-logs')
+  })
+
+  it('the page follows the console\'s language: zh-CN', async () => {
+    await page.evaluate(() => {
+      const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
+      localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale: 'zh-CN' }))
+    })
+    // a second tab: this one keeps the sandbox bot of the chats above
+    const zh = await page.context().newPage()
+    await zh.goto(`${demo.url}/kotodama`)
+    await zh.getByText('心智', { exact: true }).waitFor()
+    await zh.locator('.kd-conversation').filter({ hasText: /group:/ }).click()
+    await zh.locator('.kd-turn').filter({ hasText: '第 1 轮' }).filter({ hasText: '发送后结束' }).waitFor()
+    expect(await zh.locator('.kd-send-status').first().innerText()).to.include('已送达')
+    await zh.mouse.move(1300, 880)
+    await zh.screenshot({ path: join(SHOTS, '11-kotodama-zh.png') })
+    await zh.close()
+  })
+})

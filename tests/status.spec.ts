@@ -1,0 +1,49 @@
+// kotodama.status and ctx.kotodama.list() follow the bots (SPEC §9, §12; docs/console.md): a bot
+// on its way online keeps its runtimes, a bot that vanished is no longer listed.
+import { expect } from 'chai'
+import { Universal } from 'koishi'
+import { Harness, call } from './support/harness'
+
+describe('status follows the bots', function () {
+  let h: Harness
+  afterEach(async () => { await h?.stop() })
+
+  it('the runtime that just answered is listed, also when its bot reports "connecting" after the first message', async () => {
+    h = await Harness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['hi bob'] })] })
+    const bob = h.client('bob')
+    await bob.receive('hello')
+    // a sandbox bot is made by its first message and starts (CONNECT, then ONLINE) right after it
+    const bot = h.app.bots[0]
+    bot.status = Universal.Status.CONNECT
+    bot.status = Universal.Status.ONLINE
+    await h.until(() => h.sent.length === 1, 'the answer')
+    await h.settled()
+    const [status] = await bob.receive('kotodama.status')
+    expect(status, status).to.match(/profile neko on mock:514: 1 conversation/)
+    expect(status, status).to.match(/private:bob: \d+ entries, idle/)
+  })
+
+  it('a bot that vanished without an event (a closed sandbox page) is no longer listed; its history is there when it is back', async () => {
+    h = await Harness.start({ bots: ['515'] })
+    h.server.script({ toolCalls: [call('send_message', { messages: ['noted'] })] }, { toolCalls: [call('send_message', { messages: ['noted too'] })] })
+    await h.client('bob').receive('remember the number 7')
+    await h.client('carol', undefined, '515').receive('hello from 515')
+    await h.until(() => h.sent.length === 2, 'both answers')
+    await h.settled()
+    expect((await h.app.kotodama.list()).map(r => r.bot).sort()).to.deep.equal(['mock:514', 'mock:515'])
+
+    // what the sandbox does when its page closes: the bot leaves ctx.bots, no event is emitted
+    const bot = h.app.bots['mock:514']
+    delete h.app.bots['mock:514']
+    const [status] = await h.client('carol', undefined, '515').receive('kotodama.status')
+    expect(status, status).to.match(/profile neko on mock:515/)
+    expect(status, status).to.not.include('mock:514')
+
+    h.app.bots.push(bot)
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob').receive('what was the number?')
+    await h.server.waitForRequests(3)
+    expect(JSON.stringify(h.server.requests[2].body.messages)).to.include('remember the number 7')
+  })
+})
