@@ -53,6 +53,9 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
       requests++
       const call = reply(body)
       const id = `call_offline_${++calls}`
+      // a rough count (4 characters a token), so the console's token figures show something real
+      const promptTokens = Math.ceil(raw.length / 4)
+      const completionTokens = Math.ceil(JSON.stringify(call.args).length / 4) + 5
       sendJson(res, 200, {
         id: `chatcmpl-offline-${requests}`,
         object: 'chat.completion',
@@ -67,7 +70,7 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
           },
           finish_reason: 'tool_calls',
         }],
-        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
       })
     }
 
