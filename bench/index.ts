@@ -10,6 +10,7 @@ import { codemode } from './codemode'
 import { turnOverhead } from './turns'
 import { typingPace } from './typing'
 import { dialects } from './dialects'
+import { scale } from './scale'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -21,6 +22,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['6', 'turn overhead', turnOverhead],
   ['7', 'typing', typingPace],
   ['8', 'tool-call dialects', dialects],
+  ['11', 'scale', scale],
 ]
 
 async function main() {

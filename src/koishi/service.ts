@@ -23,7 +23,7 @@ import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
-import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
+import { arrivalOf, sessionToFact } from './session-to-fact'
 
 declare module 'koishi' {
   interface Context {
@@ -159,15 +159,15 @@ export class KotodamaService extends Service {
    * still being registered holds back the messages after it, not other conversations.
    */
   private onMessage(session: Session): void {
-    if (!session.userId || session.userId === session.selfId) return
-    const bot = botIdOf(session)
-    const channel = channelOf(session)
+    const arrival = arrivalOf(session)
+    const { bot, channel, userId } = arrival
+    if (!userId || userId === arrival.selfId) return
     const profile = this.owner(bot, channel)
     if (!profile) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
       const runtime = await this.runtime(profile, bot)
-      await runtime.receive(await sessionToFact(session, runtime.assets))
+      await runtime.receive(await sessionToFact(session, runtime.assets, arrival))
     }).catch(e => this.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
   }
 
