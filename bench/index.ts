@@ -10,6 +10,8 @@ import { codemode } from './codemode'
 import { turnOverhead } from './turns'
 import { typingPace } from './typing'
 import { dialects } from './dialects'
+import { mcpCall } from './mcp'
+import { memorySection } from './memory'
 import { scale } from './scale'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
@@ -22,6 +24,8 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['6', 'turn overhead', turnOverhead],
   ['7', 'typing', typingPace],
   ['8', 'tool-call dialects', dialects],
+  ['9', 'MCP tool call', mcpCall],
+  ['10', 'memory section', memorySection],
   ['11', 'scale', scale],
 ]
 

@@ -51,6 +51,8 @@ export interface BenchRuntimeOptions {
   model: LanguageModelV3
   /** overrides of the profile's typing config; the schema defaults otherwise */
   typing?: Partial<TypingConfig>
+  /** other profile fields (e.g. memory), through the schema */
+  profile?: Record<string, unknown>
   random?: () => number
   onSend?: (channel: string, content: string) => void
 }
@@ -59,7 +61,7 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000, toolCalls: 'native' as const, contextTokens: 0, fallback: [] as string[] }
   const config = configSchema({
     models: [model],
-    profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}) }],
+    profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}), ...o.profile }],
   } as any)
   let sent = 0
   const platform: Platform = {

@@ -9,6 +9,7 @@ import { mock as nodeMock } from 'node:test'
 import { App } from 'koishi'
 import mock from '@koishijs/plugin-mock'
 import { FakeOpenAI, toolResultsOf } from './support/fake-openai'
+import { stdioServerConfig } from './support/mcp-http-server'
 
 const plugin = require('..')
 // the module object itself (an import would give a copy), to watch what workers start from
@@ -54,5 +55,47 @@ describe('the built package (lib/)', () => {
       await server.close()
       await rm(dataDir, { recursive: true, force: true })
     }
+  })
+
+  it('calls an MCP server\'s tool and reads its resource from the bundle; disposing ends the child', async () => {
+    const server = await FakeOpenAI.start()
+    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
+    const app = new App()
+    const mockFork = app.plugin(mock)
+    await app.start()
+    nodeMock.method(app.bots[0], 'sendMessage', async () => ['sent'])
+    const fork = app.plugin(plugin, {
+      dataDir,
+      models: [{ id: 'main', baseURL: server.baseURL, model: 'm', maxRetries: 0 }],
+      mcp: { servers: [stdioServerConfig('t')] },
+      profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], mcp: ['t'] }],
+    })
+    server.script(
+      { toolCalls: [{ name: 't_echo', arguments: { text: 'from lib' } }, { name: 'read', arguments: { url: 'mcp://t/note://notes/hello.txt' } }] },
+      { toolCalls: [{ name: 'finish', arguments: {} }] },
+    )
+    let pid: number | undefined
+    try {
+      for (let i = 0; (app as any).kotodama.mcpStatus()[0].state !== 'ready'; i++) {
+        if (i > 1000) throw new Error('the MCP server did not start')
+        await new Promise(r => setTimeout(r, 10))
+      }
+      pid = (app as any).kotodama.mcpStatus()[0].pid
+      await app.mock.client('bob').receive('go')
+      await server.waitForRequests(2)
+      expect(toolResultsOf(server.requests[1]).map(r => r.content)).to.deep.equal(['echo: from lib', 'hello from a resource\nsecond line'])
+    } finally {
+      nodeMock.restoreAll()
+      fork.dispose()
+      for (let i = 0; pid && i < 500; i++) {
+        try { process.kill(pid, 0) } catch { pid = undefined; break }
+        await new Promise(r => setTimeout(r, 10))
+      }
+      mockFork.dispose()
+      await app.stop()
+      await server.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+    expect(pid, 'the child process outlived the plugin').to.equal(undefined)
   })
 })

@@ -37,7 +37,8 @@ describe('codemode (SPEC §8)', function () {
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
     const req = h.server.requests[0]
-    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'send_message', 'wait'])
+    // write is direct and in the sandbox, as send_message (SPEC §13)
+    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'send_message', 'wait', 'write'])
     const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
     expect(desc).to.include('declare const tools: {')
     expect(desc).to.match(/read\(input: \{\n\s+\/\*\* the resource URL \*\/\n\s+url: string\n\s+\}\): Promise<\{ kind: 'text'/)
@@ -51,7 +52,7 @@ describe('codemode (SPEC §8)', function () {
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
-    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'send_message', 'wait'])
+    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'send_message', 'wait', 'write'])
     expect(h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description).to.include('read(input:')
   })
 

@@ -8,11 +8,14 @@ export function registerCommands(ctx: Context) {
 
   ctx.command('kotodama.status', { authority: 3 }).action(async ({ session }) => {
     const runtimes = await ctx.kotodama.list()
-    if (!runtimes.length) return session.text('.none')
-    const lines: string[] = []
+    const servers = ctx.kotodama.mcpStatus()
+    if (!runtimes.length && !servers.length) return session.text('.none')
+    const lines: string[] = runtimes.length ? [] : [session.text('.none')]
     for (const r of runtimes) {
       const convs = await r.status()
       lines.push(session.text('.runtime', [r.profile.id, r.bot, convs.length]))
+      const memory = await r.memory.stats().catch((): undefined => undefined)
+      if (memory) lines.push(session.text('.memory', [memory.files, memory.bytes, r.memory.config.maxFiles, r.memory.config.maxTotalBytes]))
       for (const c of convs) {
         const wait = c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : ''
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
@@ -21,6 +24,10 @@ export function registerCommands(ctx: Context) {
         const counts = (c: typeof u.total) => [c.requests, c.promptTokens, c.completionTokens, c.errors]
         lines.push(session.text('.usage', [u.model, ...counts(u.total), ...counts(u.today)]))
       }
+    }
+    for (const s of servers) {
+      const state = s.state === 'retrying' ? session.text('.mcp-retrying', [Math.ceil((s.retryInMs ?? 0) / 1000), s.error ?? '']) : session.text(`.mcp-${s.state}`)
+      lines.push(session.text('.mcp', [s.id, state, s.tools]))
     }
     return lines.join('\n')
   })

@@ -23,6 +23,7 @@ import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
+import { McpManager, mcpScheme, type McpServerStatus } from '../mcp'
 import { arrivalOf, sessionToFact } from './session-to-fact'
 
 declare module 'koishi' {
@@ -63,10 +64,13 @@ export class KotodamaService extends Service {
   private log: Logger
   /** masks every configured secret in logs and in what the model sees */
   readonly redact: Redactor
+  /** the configured MCP servers, started with the plugin (SPEC §14) */
+  readonly mcp: McpManager
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
-    this.redact = new Redactor((config.models ?? []).map(m => m?.apiKey))
+    const mcpSecrets = (config.mcp?.servers ?? []).flatMap(s => [...Object.values(s?.env ?? {}), ...Object.values(s?.headers ?? {})])
+    this.redact = new Redactor([...(config.models ?? []).map(m => m?.apiKey), ...mcpSecrets])
     this.log = this.redact.logger(ctx.logger('kotodama'))
     this.platform = koishiPlatform(ctx)
     this.checked = checkConfig(config)
@@ -83,6 +87,14 @@ export class KotodamaService extends Service {
     for (const scheme of ['http', 'https'] as const) {
       this.registerScheme(scheme, runtime => httpScheme(scheme, { ...runtime.profile.http, artifacts: runtime.artifacts, resources: runtime.resources }))
     }
+    this.mcp = new McpManager(this.checked.mcpServers.values(), {
+      logger: this.log, clock: this.lateClock(), addTool: (name, factory) => this.extensions.addTool(name, factory),
+    })
+    if (this.mcp.size) {
+      this.registerScheme('mcp', runtime => mcpScheme({
+        servers: runtime.profile.mcp ?? [], connection: id => this.mcp.connection(id), artifacts: runtime.artifacts, resources: runtime.resources,
+      }))
+    }
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
@@ -92,6 +104,21 @@ export class KotodamaService extends Service {
     ctx.on('bot-status-updated', bot => {
       if (bot.status !== Universal.Status.ONLINE) this.stopBot(`${bot.platform}:${bot.selfId}`)
     })
+  }
+
+  /** The clock tests may set after construction, looked up at each use. */
+  private lateClock(): Clock {
+    return {
+      now: () => this.clock.now(),
+      monotonic: () => this.clock.monotonic(),
+      setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
+      queueMicrotask: fn => this.clock.queueMicrotask(fn),
+    }
+  }
+
+  /** Each MCP server, its state and how many tools it offers. */
+  mcpStatus(): McpServerStatus[] {
+    return this.mcp.status().map(s => s.error ? { ...s, error: this.redact.text(s.error) } : s)
   }
 
   get profiles(): ProfileConfig[] {
@@ -194,13 +221,17 @@ export class KotodamaService extends Service {
     }
   }
 
+  protected start(): void {
+    this.mcp.start()
+  }
+
   protected async stop(): Promise<void> {
     // messages already received are stored before their runtimes stop
     await this.ingest.idle()
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
     await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))
-    await this.sandbox.shutdown()
+    await Promise.all([this.sandbox.shutdown(), this.mcp.stop()])
     this.vision.clear()
     this.files.clear()
   }

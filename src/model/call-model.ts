@@ -35,7 +35,7 @@ export interface ModelStep {
 // The SDK converts a schema to JSON Schema once per wrapper, so each tool keeps its wrapper; the
 // turn validates a call's input with the tool's own schema.
 const offered = new WeakMap<Tool, ToolSet[string]>()
-const schemaOf = new WeakMap<object, ZodType>()
+const schemaOf = new WeakMap<object, Tool['inputSchema']>()
 
 export function offerTools(tools: Map<string, Tool>): ToolSet {
   const set: ToolSet = {}

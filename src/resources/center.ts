@@ -2,7 +2,7 @@
 import { clip } from '../util/clip'
 import { ResourceError } from './errors'
 import { TextCache } from './text/cache'
-import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from './types'
+import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler, WriteErrorCode, WriteOptions, WriteRequest, WriteResult } from './types'
 
 export interface ResourceCenterOptions {
   /** line indexes and kept texts shared by every file read of this center */
@@ -50,6 +50,22 @@ export class ResourceCenter {
     }
   }
 
+  /** Schemes whose handler can write (SPEC §13: local://, and extensions that offer it). */
+  writableSchemes(): string[] {
+    return [...this.handlers].filter(([, h]) => h.write).map(([s]) => s)
+  }
+
+  /** Never throws: failures become `{ ok: false, error }`; a read-only scheme is forbidden. */
+  async write(url: string, request: WriteRequest, opts: WriteOptions = {}): Promise<WriteResult> {
+    try {
+      const handler = this.handlerFor(url)
+      if (!handler.write) throw new ResourceError('forbidden', `${handler.scheme}:// is read-only; writable: ${this.writableSchemes().map(s => s + '://').join(', ') || 'none'}`)
+      return await handler.write(url, request, opts)
+    } catch (e) {
+      return writeErrorResult(e)
+    }
+  }
+
   bytes(url: string, signal?: AbortSignal): Promise<MediaBytes> {
     return this.handlerFor(url).bytes(url, signal)
   }
@@ -67,4 +83,16 @@ export function errorResult(url: string, e: unknown): ReadResult {
   const cap = (message: string) => clip(message, MAX_ERROR_UNITS - 1)
   if (e instanceof ResourceError) return { kind: 'error', url, error: { code: e.code, message: cap(e.message) } }
   return { kind: 'error', url, error: { code: 'read_failed', message: cap((e as Error)?.message ?? String(e)) } }
+}
+
+const WRITE_CODES: readonly string[] = ['forbidden', 'invalid_url', 'not_found', 'no_match', 'ambiguous_match', 'too_large', 'write_failed']
+/** read's codes for a URL it cannot use; a write URL has no selector or view, so they are invalid_url */
+const URL_CODES: readonly string[] = ['unknown_scheme', 'invalid_selector', 'unsupported_view']
+
+/** A write failure as the write tool returns it; a code outside SPEC §13's list becomes invalid_url (a URL) or write_failed. */
+export function writeErrorResult(e: unknown): WriteResult & { ok: false } {
+  const cap = (message: string) => clip(message, MAX_ERROR_UNITS - 1)
+  if (!(e instanceof ResourceError)) return { ok: false, error: { code: 'write_failed' as WriteErrorCode, message: cap((e as Error)?.message ?? String(e)) } }
+  const code = (WRITE_CODES.includes(e.code) ? e.code : URL_CODES.includes(e.code) ? 'invalid_url' : 'write_failed') as WriteErrorCode
+  return { ok: false, error: { code, message: cap(e.message), ...(e.matches !== undefined ? { matches: e.matches } : {}) } }
 }

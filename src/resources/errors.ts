@@ -13,10 +13,16 @@ export type ResourceErrorCode =
   | 'not_an_image'
   | 'vision_failed'
   | 'invalid_attachment_lifetime'
+  | 'no_match'
+  | 'ambiguous_match'
+  | 'write_failed'
 
 /** An error the model sees as `code: message` (SPEC §4.2). */
 export class ResourceError extends Error {
   override name = 'ResourceError'
+
+  /** ambiguous_match: how many times `find` occurs */
+  matches?: number
 
   constructor(readonly code: ResourceErrorCode, message: string) {
     super(message)

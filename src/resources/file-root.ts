@@ -5,12 +5,12 @@
 // every time, so the runtime home (local, asset, artifact) uses it. A host folder (workspace) may
 // be a network mount where a synchronous call would stall the whole process: async there, and by
 // default. realpathSync.native is the same libc realpath that fs.promises.realpath runs.
-import { realpathSync } from 'node:fs'
+import { lstatSync, realpathSync, statSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { join, relative, isAbsolute, sep } from 'node:path'
 import { clip, quote } from '../util/clip'
 import { ResourceError } from './errors'
-import { fsError } from './fs-error'
+import { fsError, isMissing } from './fs-error'
 
 export interface RootOptions {
   /** synchronous metadata calls, for a local disk only; default false */
@@ -30,11 +30,7 @@ async function realPathOf(path: string, sync: boolean): Promise<string> {
 /** The real path of `segments` under `root`; symlinks that resolve outside the root are forbidden. */
 export async function resolveInRoot(root: string, segments: string[], url: string, options: RootOptions = {}): Promise<string> {
   const sync = options.sync ?? false
-  for (const s of segments) {
-    if (!s || s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0')) {
-      throw new ResourceError('invalid_url', `bad path segment ${quote(s)} in ${clip(url)}`)
-    }
-  }
+  checkSegments(segments, url)
   let realRoot: string
   try {
     realRoot = await realPathOf(root, sync)
@@ -51,4 +47,59 @@ export async function resolveInRoot(root: string, segments: string[], url: strin
   }
   if (!inside(realRoot, real)) throw new ResourceError('forbidden', `${clip(url)} resolves outside its root (symbolic link)`)
   return real
+}
+
+function checkSegments(segments: string[], url: string): void {
+  for (const s of segments) {
+    if (!s || s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('\0')) {
+      throw new ResourceError('invalid_url', `bad path segment ${quote(s)} in ${clip(url)}`)
+    }
+  }
+}
+
+/** Where a write lands (SPEC §13); a missing target has `exists: false` and its folders may be missing too. */
+export interface WritablePath {
+  path: string
+  exists: boolean
+}
+
+/**
+ * resolveInRoot for a write, on a local disk (synchronous calls): an existing target is resolved
+ * exactly as a read resolves it; a missing one through its deepest existing folder, which must
+ * lie inside the root. A name that exists only as a dangling symbolic link is forbidden, so a
+ * write never goes through a link to create a file elsewhere.
+ */
+export function resolveWritable(root: string, segments: string[], url: string): WritablePath {
+  checkSegments(segments, url)
+  let realRoot: string
+  try {
+    realRoot = realpathSync.native(root)
+  } catch {
+    throw new ResourceError('not_found', `the root folder of ${clip(url)} does not exist`)
+  }
+  const joined = join(realRoot, ...segments)
+  if (!inside(realRoot, joined)) throw new ResourceError('forbidden', `${clip(url)} leaves its root`)
+  const outside = () => new ResourceError('forbidden', `${clip(url)} resolves outside its root (symbolic link)`)
+  try {
+    const real = realpathSync.native(joined)
+    if (!inside(realRoot, real)) throw outside()
+    return { path: real, exists: true }
+  } catch (e) {
+    if (e instanceof ResourceError || !isMissing(e)) throw fsError(e, url)
+  }
+  for (let i = segments.length - 1; i >= 0; i--) {
+    let real: string
+    try {
+      real = realpathSync.native(join(realRoot, ...segments.slice(0, i)))
+    } catch (e) {
+      if (isMissing(e)) continue
+      throw fsError(e, url)
+    }
+    if (!inside(realRoot, real)) throw outside()
+    if (!statSync(real).isDirectory()) throw new ResourceError('invalid_url', `${clip(url)}: ${quote(segments.slice(0, i).join('/'))} is a file, not a folder`)
+    const next = join(real, segments[i])
+    if (lstatSync(next, { throwIfNoEntry: false })) throw new ResourceError('forbidden', `${clip(url)} is a symbolic link that leads nowhere; only real files are written`)
+    return { path: join(real, ...segments.slice(i)), exists: false }
+  }
+  throw new ResourceError('not_found', `the root folder of ${clip(url)} does not exist`)
 }

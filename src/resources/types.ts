@@ -39,10 +39,32 @@ export interface MediaBytes {
   filename?: string
 }
 
+/** One change the write tool asks for (SPEC §13): exactly one of the five forms. */
+export type WriteRequest =
+  | { content: string }
+  | { append: string }
+  | { edit: { find: string; replace: string } }
+  | { remove: true }
+  | { moveTo: string }
+
+/** SPEC §13's codes, and write_failed for a disk that refused (the write changed nothing). */
+export type WriteErrorCode = 'forbidden' | 'invalid_url' | 'not_found' | 'no_match' | 'ambiguous_match' | 'too_large' | 'write_failed'
+
+/** `bytes` and `lines` describe the file after the write (0 after remove); after moveTo `url` is the new URL. */
+export type WriteResult =
+  | { ok: true; url: string; bytes: number; lines: number }
+  | { ok: false; error: { code: WriteErrorCode; message: string; matches?: number } }
+
+export interface WriteOptions {
+  signal?: AbortSignal
+}
+
 export interface SchemeHandler {
   readonly scheme: string
   read(url: string, opts: ReadOptions): Promise<ReadResult>
   /** Raw bytes of a media resource (sending, projection, vision). */
   bytes(url: string, signal?: AbortSignal): Promise<MediaBytes>
+  /** A writable scheme (local://, or an extension's own); without it the scheme is read-only. */
+  write?(url: string, request: WriteRequest, opts: WriteOptions): Promise<WriteResult>
   dispose?(): void
 }

@@ -37,6 +37,8 @@ export interface ConversationDeps {
   hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
   /** image bytes for projection */
   loadImage(url: string): Promise<LoadedImage>
+  /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */
+  beforeTurn?(): Promise<void>
 }
 
 export class Conversation implements TurnPort {
@@ -132,6 +134,7 @@ export class Conversation implements TurnPort {
       while (next && !this.stopped) {
         this.queued = undefined
         this.cancelWait()
+        await this.deps.beforeTurn?.()
         await runTurn(this, next)
         next = this.queued
       }

@@ -6,10 +6,11 @@ import type { WakeEngineFactory } from './wake/types'
 
 /** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
 export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
-export type ToolFactory = (runtime: RuntimeView) => Tool
+/** Returns undefined when the tool does not apply to this runtime (e.g. an MCP server its profile does not list). */
+export type ToolFactory = (runtime: RuntimeView) => Tool | undefined
 
 export const RESERVED_SCHEMES = ['asset', 'artifact', 'local']
-const BUILTIN_TOOLS = ['send_message', 'read', 'finish', 'wait', 'codemode']
+const BUILTIN_TOOLS = ['send_message', 'read', 'write', 'finish', 'wait', 'codemode']
 
 export class Extensions {
   readonly schemes = new Map<string, SchemeFactory>()

@@ -2,7 +2,9 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
+import { DEFAULT_MEMORY } from '../config/defaults'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
+import { Memory } from '../memory/memory'
 import type { ModelStep } from '../model/call-model'
 import { ModelHealth, type FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
@@ -69,6 +71,8 @@ export class Runtime {
   readonly resources: ResourceCenter
   readonly assets: AssetStore
   readonly artifacts: ArtifactStore
+  /** local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13) */
+  readonly memory: Memory
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
   private conversations = new Map<string, Promise<Conversation>>()
@@ -92,6 +96,7 @@ export class Runtime {
     this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, o) => fetch.call(options.platform, url, { ...o, allowPrivate: options.profile.http.allowPrivate })))
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.images = new ImageLoader(this.resources)
+    this.memory = new Memory({ root: join(this.home, 'local'), config: options.profile.memory ?? DEFAULT_MEMORY, texts: this.resources.files, logger: options.logger })
     const models = options.models
     this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger)
     this.failover = {
@@ -115,7 +120,8 @@ export class Runtime {
     if (this.stopped) return this.releaseHome()
     try {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
-      for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local') })) this.resources.register(handler)
+      const localWrite = this.memory.config.enabled ? this.memory.write.bind(this.memory) : undefined
+      for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })) this.resources.register(handler)
       this.syncSchemes()
       await this.usage.load()
     } catch (e) {
@@ -182,6 +188,7 @@ export class Runtime {
           }
         },
         loadImage: url => this.images.load(url),
+        beforeTurn: () => this.memory.prepare(),
       })
       p = conv.load().then(() => conv)
       p.catch(() => this.conversations.delete(key))
@@ -223,6 +230,7 @@ export class Runtime {
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,
+      memory: this.memory.config.enabled ? this.memory.section() : undefined,
     })
   }
 
@@ -255,6 +263,7 @@ export class Runtime {
     const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
     await Promise.all(convs.map(c => c?.stop()))
     await this.usage.stop()
+    await this.memory.idle()
     this.schemeDisposers.splice(0).forEach(d => d())
     this.resources.dispose()
     this.releaseHome?.()

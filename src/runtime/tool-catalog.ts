@@ -9,6 +9,7 @@ import { readTool } from '../tools/read'
 import { sendMessageTool } from '../tools/send-message'
 import type { RuntimeView, Tool, ToolHost } from '../tools/types'
 import { waitTool } from '../tools/wait'
+import { writeTool } from '../tools/write'
 import type { Extensions } from './extensions'
 
 export interface CatalogDeps {
@@ -30,9 +31,11 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
       ['finish', finishTool()],
       ['wait', waitTool()],
     ])
+    if (view.profile.memory?.enabled) all.set('write', writeTool(view))
     for (const [name, factory] of ext.tools) {
       try {
-        all.set(name, factory(view))
+        const tool = factory(view)
+        if (tool) all.set(name, tool)
       } catch (e: any) {
         view.logger.error('profile %s: tool "%s" could not be created: %s', view.profile.id, name, e?.message ?? e)
       }

@@ -5,8 +5,8 @@ import type { Tool } from './types'
 
 /** Always direct, never in the sandbox. */
 const RESIDENT = ['finish', 'wait']
-/** Direct and in the sandbox. */
-const BOTH = ['send_message']
+/** Direct and in the sandbox (SPEC §8, §13). */
+const BOTH = ['send_message', 'write']
 
 export interface Catalog {
   direct: Map<string, Tool>

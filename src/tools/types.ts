@@ -2,7 +2,7 @@
 // narrow views a tool receives: the runtime it serves, the host that sends for it, the exit
 // that presents its result. Nothing here knows the concrete runtime or Koishi.
 import type { ZodType } from 'zod'
-import type { ToolResultPart } from 'ai'
+import type { Schema, ToolResultPart } from 'ai'
 import type { CodemodeLimits, Lifetime, ProfileConfig, TypingConfig } from '../config/types'
 import type { MediaNode } from '../exit/media-nodes'
 import type { ModelHandle } from '../model/provider'
@@ -32,9 +32,18 @@ export interface ExitKit {
   plain(value: unknown): Promise<ToolResultOutput>
 }
 
+/** How the turn and codemode check an input: zod's `safeParse` shape. */
+export interface InputCheck<I> {
+  safeParse(value: unknown): ReturnType<ZodType<I>['safeParse']>
+  safeParseAsync(value: unknown): ReturnType<ZodType<I>['safeParseAsync']>
+}
+
+/** A zod schema, or a JSON Schema (the AI SDK's `jsonSchema`) that checks like one (MCP tools). */
+export type ToolInputSchema<I> = ZodType<I> | (Schema<I> & InputCheck<I>)
+
 export interface Tool<I = any, O = any> {
   description: string
-  inputSchema: ZodType<I>
+  inputSchema: ToolInputSchema<I>
   execute(input: I, ctx: ToolCallContext): Promise<O>
   /** Converts the raw result for the model before the unified exit (SPEC §7 step 1), as in the AI SDK. */
   toModelOutput?(output: O, input: I): ToolResultOutput | Promise<ToolResultOutput>

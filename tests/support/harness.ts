@@ -33,6 +33,8 @@ export interface HarnessOptions {
   dataDir?: string
   /** make the n-th outbound send (0-based) fail with this message */
   failSend?: { at: number; message: string }
+  /** the plugin's `mcp` block (SPEC §14) */
+  mcp?: any
 }
 
 export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
@@ -54,6 +56,7 @@ export class Harness {
       dataDir,
       models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
       ...(o.codemode ? { codemode: o.codemode } : {}),
+      ...(o.mcp ? { mcp: o.mcp } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, ...o.profile,
@@ -151,7 +154,8 @@ export class Harness {
     await this.app.stop()
     await this.server.close()
     this.untarget()
-    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true })
+    // a runtime still stopping may write its usage file while the folder goes (ENOTEMPTY): retried
+    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })
   }
 }
 

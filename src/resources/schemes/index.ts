@@ -11,12 +11,14 @@ export interface BuiltinSchemeDeps {
   artifacts: ArtifactStore
   /** the runtime home's local/ folder */
   localRoot: string
+  /** makes local:// writable (the runtime's memory, SPEC §13) */
+  localWrite?: SchemeHandler['write']
 }
 
-export function builtinSchemes({ assets, artifacts, localRoot }: BuiltinSchemeDeps): SchemeHandler[] {
+export function builtinSchemes({ assets, artifacts, localRoot, localWrite }: BuiltinSchemeDeps): SchemeHandler[] {
   return [
     assetScheme(assets),
     artifactScheme(artifacts),
-    localScheme(localRoot),
+    localScheme(localRoot, localWrite),
   ]
 }

@@ -24,9 +24,11 @@ export async function fileBytes(path: string, url: string): Promise<MediaBytes> 
   }
 }
 
-export function localScheme(root: string): SchemeHandler {
+/** `write`: the runtime's memory writer (SPEC §13); without it local:// is read-only. */
+export function localScheme(root: string, write?: SchemeHandler['write']): SchemeHandler {
   return {
     scheme: 'local',
+    ...(write ? { write } : {}),
     async read(url, opts) {
       const u = parseFileUrl(url)
       return readFileTarget(u, { path: await resolveInRoot(root, u.segments, url, { sync: true }), sync: true }, opts)

@@ -50,6 +50,17 @@ export class TextCache {
     this.texts.clear()
   }
 
+  /**
+   * Forgets what is kept of the file at `path` (after a write replaced it): keys hold size and
+   * mtime, and two writes inside one tick of the file clock can leave both unchanged.
+   */
+  forget(path: string): void {
+    const prefix = path + '\0'
+    for (const lru of [this.indexes, this.texts] as LRUCache<string, unknown>[]) {
+      for (const key of [...lru.keys()]) if (key.startsWith(prefix)) lru.delete(key)
+    }
+  }
+
   /** The line index of the file `key` names, made on first sight. */
   index(key: string, size: number): FileIndex {
     let index = this.indexes.get(key)

@@ -1,0 +1,180 @@
+// A runtime's memory (SPEC §13): the writer of local://, the quotas, and the memory section of
+// every request, built from a cache rather than from the disk.
+//
+// Decisions where the SPEC is silent:
+// - Every write of a runtime and every look at the disk for the cache run one after another on
+//   one queue, so the quotas see every earlier write, and no two writes of one file interleave.
+// - The cache is built on first use (the first turn, write or status), by one walk of local/.
+//   A write updates it from what it wrote. Before each turn the folders it knows are stat'ed, and
+//   the pinned files: a folder whose mtime changed is listed again (files the owner added, removed
+//   or saved), a pinned file that changed is read again. A request itself never touches the disk.
+import { readSync, openSync, closeSync, realpathSync, statSync } from 'node:fs'
+import type { MemoryConfig } from '../config/types'
+import { writeErrorResult } from '../resources/center'
+import { ResourceError } from '../resources/errors'
+import { resolveWritable } from '../resources/file-root'
+import { formatFileUrl, parseFileUrl } from '../resources/file-url'
+import { looksBinary, type TextCache } from '../resources/text'
+import { decode } from '../resources/text/utf8'
+import type { WriteOptions, WriteRequest, WriteResult } from '../resources/types'
+import type { Logger } from '../util/logger'
+import { SerialQueue } from '../util/serial-queue'
+import { LocalFiles } from './local-files'
+import { memorySection, type IndexEntry, type PinnedView } from './section'
+import { writeLocal } from './write-local'
+
+/** Bytes of a pinned file read for the section: more than its budget can show in any script. */
+const PINNED_READ_BYTES = 64 << 10
+const FOLDER = 'memory'
+
+export interface MemoryOptions {
+  /** the runtime home's local/ folder (it exists) */
+  root: string
+  config: MemoryConfig
+  /** the resource center's text cache: a written file's kept text is dropped from it */
+  texts: TextCache
+  logger?: Logger
+}
+
+interface Pinned extends PinnedView {
+  rel?: string
+  path?: string
+  size?: number
+  mtimeMs?: number
+}
+
+export interface MemoryStats {
+  bytes: number
+  files: number
+}
+
+export class Memory {
+  private queue = new SerialQueue()
+  private local?: LocalFiles
+  private pinned: Pinned[] = []
+  private rendered?: string
+  /** URLs of indexed files by path (formatting 1,000 of them again would cost ms at every change) */
+  private urls = new Map<string, string>()
+
+  constructor(readonly options: MemoryOptions) {}
+
+  get config(): MemoryConfig {
+    return this.options.config
+  }
+
+  /** The write handler of local:// (SPEC §13); never throws. */
+  write(url: string, request: WriteRequest, opts: WriteOptions = {}): Promise<WriteResult> {
+    return this.queue.run(async () => {
+      try {
+        if (opts.signal?.aborted) throw new ResourceError('write_failed', 'not written: the call was aborted')
+        const local = this.ensure()
+        return await writeLocal({ files: local, limits: this.config, changed: (path, rel) => this.changed(path, rel) }, url, request)
+      } catch (e) {
+        return writeErrorResult(e)
+      }
+    })
+  }
+
+  /** Before a turn: the first build, or the owner's changes since the last look. */
+  prepare(): Promise<void> {
+    if (!this.config.enabled) return Promise.resolve()
+    return this.queue.run(async (): Promise<void> => {
+      try {
+        if (!this.local) return void this.ensure()
+        if (this.local.refreshChangedFolders()) this.rendered = undefined
+        for (const p of this.pinned) {
+          const st = p.path ? statSync(p.path, { throwIfNoEntry: false }) : undefined
+          // unchanged: the same size and mtime, or still missing
+          if (st ? st.size === p.size && st.mtimeMs === p.mtimeMs : p.size === undefined) continue
+          Object.assign(p, this.loadPinned(p.url))
+          this.rendered = undefined
+        }
+      } catch (e) {
+        // the request goes out with what the cache holds
+        this.options.logger?.warn('memory of %s could not be refreshed: %s', this.options.root, (e as Error)?.message ?? e)
+      }
+    })
+  }
+
+  /** The memory section as the cache holds it ('' before the first build or with nothing to show). */
+  section(): string {
+    if (!this.local || !this.config.enabled) return ''
+    if (!this.pinned.length && !this.config.index) return ''
+    return this.rendered ??= memorySection({ pinned: this.pinned, index: this.config.index ? this.index() : undefined, folder: `local://${FOLDER}/` })
+  }
+
+  /** Bytes and files of all of local/. */
+  stats(): Promise<MemoryStats> {
+    return this.queue.run(async () => {
+      const local = this.ensure()
+      return { bytes: local.bytes, files: local.count }
+    })
+  }
+
+  /** Resolves when every write queued so far has settled. */
+  idle(): Promise<void> {
+    return this.queue.idle()
+  }
+
+  private ensure(): LocalFiles {
+    if (this.local) return this.local
+    const local = new LocalFiles(realpathSync.native(this.options.root), FOLDER)
+    local.scanAll()
+    this.local = local
+    this.pinned = this.config.pinned.map(url => ({ url, ...this.loadPinned(url) }))
+    this.rendered = undefined
+    return local
+  }
+
+  private changed(path: string, rel: string): void {
+    this.options.texts.forget(path)
+    this.rendered = undefined
+    for (const p of this.pinned) if (p.rel === rel) Object.assign(p, this.loadPinned(p.url))
+  }
+
+  private index(): IndexEntry[] {
+    const local = this.local!
+    const shown = new Set(this.pinned.filter(p => p.text !== undefined).map(p => p.rel))
+    const out: IndexEntry[] = []
+    if (this.urls.size > 2 * local.heads.size + 100) this.urls.clear()
+    for (const [rel, firstLine] of local.heads) {
+      if (shown.has(rel)) continue
+      let url = this.urls.get(rel)
+      if (!url) this.urls.set(rel, url = formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' }))
+      out.push({ url, bytes: local.files.get(rel)?.size ?? 0, firstLine })
+    }
+    return out.sort((a, b) => a.url < b.url ? -1 : a.url > b.url ? 1 : 0)
+  }
+
+  /** A pinned file as the section shows it; a URL that cannot be pinned says why. */
+  private loadPinned(url: string): Omit<Pinned, 'url'> {
+    const blank: Omit<Pinned, 'url'> = { rel: undefined, path: undefined, size: undefined, mtimeMs: undefined, text: undefined, bytes: undefined, problem: undefined }
+    try {
+      const u = parseFileUrl(url)
+      if (u.scheme !== 'local' || !u.segments.length) return { ...blank, problem: 'only a local:// file can be pinned' }
+      const root = this.local!.root
+      const where = resolveWritable(root, u.segments, url)
+      const rel = where.path.slice(root.length + 1).split(/[\\/]/).join('/')
+      if (!where.exists) return { ...blank, rel, path: where.path }
+      const st = statSync(where.path)
+      const seen = { ...blank, rel, path: where.path, size: st.size, mtimeMs: st.mtimeMs, bytes: st.size }
+      if (!st.isFile()) return { ...seen, problem: 'is not a file' }
+      const head = readHead(where.path, Math.min(st.size, PINNED_READ_BYTES))
+      if (looksBinary(head)) return { ...seen, problem: `is binary (${st.size} bytes); pin text files` }
+      return { ...seen, text: decode(head, 0, head.length).text }
+    } catch (e) {
+      return { ...blank, problem: e instanceof ResourceError ? `${e.code}: ${e.message}` : String((e as Error)?.message ?? e) }
+    }
+  }
+}
+
+function readHead(path: string, n: number): Buffer {
+  const buffer = Buffer.allocUnsafe(n)
+  if (!n) return buffer
+  const fd = openSync(path, 'r')
+  try {
+    return buffer.subarray(0, readSync(fd, buffer, 0, n, 0))
+  } finally {
+    closeSync(fd)
+  }
+}

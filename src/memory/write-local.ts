@@ -1,0 +1,177 @@
+// One write of local:// (SPEC §13): the URL resolved as read resolves it, the quotas checked,
+// then the change made through a temporary file and a rename, so a reader sees the old file or
+// the new one, never half of one. The caller serialises writes and keeps LocalFiles current.
+//
+// Decisions where the SPEC is silent:
+// - A write URL is a plain file URL: selectors, a query, a trailing '/' or a folder are invalid_url.
+// - remove and moveTo act on files; moveTo never replaces an existing file (forbidden: the note
+//   there would be lost), creates the folders on its way and stays within local://.
+// - append and edit decode the file as read does; edit refuses a binary file (forbidden), append
+//   adds bytes after the old ones, whatever they are.
+import { existsSync, readFileSync, renameSync, mkdirSync, rmSync, statSync, unlinkSync, type Stats } from 'node:fs'
+import { dirname, relative, sep } from 'node:path'
+import type { MemoryConfig } from '../config/types'
+import { ResourceError } from '../resources/errors'
+import { resolveWritable, type WritablePath } from '../resources/file-root'
+import { formatFileUrl, parseFileUrl, type FileUrl } from '../resources/file-url'
+import { fsError, refuseSpecial } from '../resources/fs-error'
+import { countLines } from '../resources/paging'
+import { looksBinary } from '../resources/text'
+import { decode } from '../resources/text/utf8'
+import type { WriteRequest, WriteResult } from '../resources/types'
+import { atomicWrite } from '../util/atomic-write'
+import { clip, quote } from '../util/clip'
+import { changesText, nextText, type TextChange } from './edit-text'
+import type { LocalFiles } from './local-files'
+import { checkQuota } from './quota'
+
+export interface WriteContext {
+  files: LocalFiles
+  limits: Pick<MemoryConfig, 'maxFileBytes' | 'maxTotalBytes' | 'maxFiles'>
+  /** a file changed or vanished: kept texts of it are stale */
+  changed(path: string, rel: string, text?: string): void
+}
+
+interface Target {
+  u: FileUrl
+  url: string
+  where: WritablePath
+  rel: string
+  stat?: Stats
+}
+
+/** Throws ResourceError; the caller turns it into `{ ok: false }`. */
+export async function writeLocal(ctx: WriteContext, rawUrl: string, request: WriteRequest): Promise<WriteResult & { ok: true }> {
+  const t = locate(ctx, rawUrl)
+  if (changesText(request)) return writeText(ctx, t, request)
+  if (!t.stat) throw new ResourceError('not_found', `${t.url} does not exist`)
+  if ('remove' in request) {
+    try {
+      unlinkSync(t.where.path)
+    } catch (e) {
+      throw fsError(e, t.url)
+    }
+    forget(ctx, t)
+    return { ok: true, url: t.url, bytes: 0, lines: 0 }
+  }
+  return move(ctx, t, request.moveTo)
+}
+
+function locate(ctx: WriteContext, rawUrl: string): Target {
+  const u = parseFileUrl(rawUrl)
+  const url = formatFileUrl({ ...u, selectors: [], view: undefined, offset: undefined })
+  if (u.scheme !== 'local') throw new ResourceError('forbidden', `${clip(rawUrl)}: this writer writes local:// only`)
+  if (u.selectors.length || u.view || u.offset !== undefined || rawUrl.includes('?')) {
+    throw new ResourceError('invalid_url', `${clip(rawUrl)}: write takes a plain file URL, without line selectors or a query`)
+  }
+  if (!u.segments.length || rawUrl.endsWith('/')) throw new ResourceError('invalid_url', `${clip(rawUrl)} names a folder; write to a file inside it, e.g. local://memory/notes.md`)
+  const where = resolveWritable(ctx.files.root, u.segments, rawUrl)
+  const rel = relPath(ctx, where.path, rawUrl)
+  let stat: Stats | undefined
+  if (where.exists) {
+    stat = statSync(where.path)
+    if (stat.isDirectory()) throw new ResourceError('invalid_url', `${url} is a folder; write to a file inside it`)
+    refuseSpecial(stat, url)
+  }
+  return { u, url, where, rel, stat }
+}
+
+/** The path relative to local/ with '/' separators (the root is a real path, as `path` is). */
+function relPath(ctx: WriteContext, path: string, url: string): string {
+  const rel = relative(ctx.files.root, path)
+  if (!rel || rel.startsWith('..')) throw new ResourceError('forbidden', `${clip(url)} is not inside local://`)
+  return rel.split(sep).join('/')
+}
+
+async function writeText(ctx: WriteContext, t: Target, request: TextChange): Promise<WriteResult & { ok: true }> {
+  // the tally learns the file's size from this stat, in case the owner changed it
+  if (t.stat) ctx.files.setFile(t.rel, t.stat)
+  else ctx.files.dropFile(t.rel)
+  const quota = (after: number) => checkQuota(ctx.limits, {
+    url: t.url, before: t.stat?.size ?? 0, after, creates: !t.stat, totalBytes: ctx.files.bytes, files: ctx.files.count,
+  })
+  // an owner's file far over maxFileBytes is never read whole only to be refused
+  if ('append' in request) quota((t.stat?.size ?? 0) + Buffer.byteLength(request.append))
+  if ('edit' in request && t.stat && t.stat.size > ctx.limits.maxFileBytes) {
+    throw new ResourceError('too_large', `${t.url} is ${t.stat.size} bytes, over the limit of ${ctx.limits.maxFileBytes} per file (maxFileBytes): replace it whole with content, or remove it`)
+  }
+  const old = t.stat ? readOld(t) : undefined
+  let data: Buffer
+  let text: string
+  if ('append' in request && old) {
+    // bytes after the old bytes, exactly as they were
+    data = Buffer.concat([old, Buffer.from(request.append)])
+    text = decode(data, 0, data.length).text
+  } else {
+    if ('edit' in request && old && looksBinary(old)) throw new ResourceError('forbidden', `${t.url} is binary; edit changes text files (replace it whole with content)`)
+    text = nextText(old && decode(old, 0, old.length).text, request, t.url)
+    data = Buffer.from(text)
+  }
+  quota(data.length)
+  const created = firstMissingFolder(ctx, t.where.path)
+  try {
+    await atomicWrite(t.where.path, data)
+  } catch (e) {
+    undo(created)
+    throw fsError(e, t.url)
+  }
+  const st = statSync(t.where.path)
+  ctx.files.setFile(t.rel, st, text)
+  ctx.files.touchFolders(t.rel)
+  ctx.changed(t.where.path, t.rel, text)
+  return { ok: true, url: t.url, bytes: data.length, lines: countLines(text) }
+}
+
+/** The outermost folder a write to `path` is about to create, if any (a refused write removes it again). */
+function firstMissingFolder(ctx: WriteContext, path: string): string | undefined {
+  let missing: string | undefined
+  for (let dir = dirname(path); dir.length > ctx.files.root.length && !existsSync(dir); dir = dirname(dir)) missing = dir
+  return missing
+}
+
+function undo(created: string | undefined): void {
+  if (created) rmSync(created, { recursive: true, force: true })
+}
+
+function readOld(t: Target): Buffer {
+  try {
+    return readFileSync(t.where.path)
+  } catch (e) {
+    throw fsError(e, t.url)
+  }
+}
+
+function forget(ctx: WriteContext, t: Target): void {
+  ctx.files.dropFile(t.rel)
+  ctx.files.touchFolders(t.rel)
+  ctx.changed(t.where.path, t.rel)
+}
+
+function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: true } {
+  if (typeof to !== 'string' || !/^local:\/\//i.test(to)) throw new ResourceError('forbidden', `moveTo ${quote(to)}: files move within local:// only`)
+  const dest = locate(ctx, to)
+  const size = from.stat!.size
+  if (dest.where.exists) {
+    if (dest.where.path === from.where.path) return { ok: true, url: dest.url, bytes: size, lines: linesOf(from) }
+    throw new ResourceError('forbidden', `${dest.url} already exists; remove it first or choose another name`)
+  }
+  const created = firstMissingFolder(ctx, dest.where.path)
+  try {
+    mkdirSync(dirname(dest.where.path), { recursive: true })
+    renameSync(from.where.path, dest.where.path)
+  } catch (e) {
+    undo(created)
+    throw fsError(e, dest.url)
+  }
+  forget(ctx, from)
+  const st = statSync(dest.where.path)
+  ctx.files.setFile(dest.rel, st)
+  ctx.files.touchFolders(dest.rel)
+  ctx.changed(dest.where.path, dest.rel)
+  return { ok: true, url: dest.url, bytes: st.size, lines: linesOf(dest) }
+}
+
+function linesOf(t: Target): number {
+  const data = readOld(t)
+  return looksBinary(data) ? 0 : countLines(decode(data, 0, data.length).text)
+}

@@ -1,0 +1,48 @@
+// write — the mind's notes in local:// (SPEC §13): five forms, one per call, through the resource
+// center, so an extension's scheme can offer its own write handler.
+import { z } from 'zod'
+import type { WriteRequest, WriteResult } from '../resources/types'
+import { prose } from '../util/prose'
+import type { RuntimeView, Tool } from './types'
+import DESCRIPTION from './write.txt'
+
+const RESULT_TYPE = `{ ok: true, url: string, bytes: number, lines: number } | { ok: false, error: { code: 'forbidden' | 'invalid_url' | 'not_found' | 'no_match' | 'ambiguous_match' | 'too_large' | 'write_failed', message: string, matches?: number } }`
+
+const FORMS = ['content', 'append', 'edit', 'remove', 'moveTo'] as const
+
+const inputSchema = z.object({
+  url: z.string().describe('the file, e.g. local://memory/people/alice.md'),
+  content: z.string().optional().describe('create or overwrite the file with this text'),
+  append: z.string().optional().describe('add this text at the end'),
+  edit: z.object({
+    find: z.string().min(1).describe('text that occurs exactly once in the file'),
+    replace: z.string().describe('what replaces it'),
+  }).optional().describe('replace one exact occurrence'),
+  remove: z.literal(true).optional().describe('true: delete the file'),
+  moveTo: z.string().optional().describe('rename the file to this local:// URL'),
+}).superRefine((input, ctx) => {
+  const given = FORMS.filter(f => input[f] !== undefined)
+  if (given.length !== 1) {
+    ctx.addIssue({ code: 'custom', message: given.length ? `give exactly one of ${FORMS.join(', ')}; got ${given.join(' and ')}` : `give one of ${FORMS.join(', ')} beside url` })
+  }
+})
+
+export type WriteInput = z.infer<typeof inputSchema>
+
+function requestOf(input: WriteInput): WriteRequest {
+  if (input.content !== undefined) return { content: input.content }
+  if (input.append !== undefined) return { append: input.append }
+  if (input.edit !== undefined) return { edit: { find: input.edit.find, replace: input.edit.replace } }
+  if (input.remove) return { remove: true }
+  return { moveTo: input.moveTo! }
+}
+
+export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
+  const m = runtime.profile.memory
+  return {
+    description: prose(DESCRIPTION, {}, { maxFileBytes: m.maxFileBytes, maxTotalBytes: m.maxTotalBytes, maxFiles: m.maxFiles }),
+    inputSchema: inputSchema as unknown as z.ZodType<WriteInput>,
+    execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal }),
+    program: { output: RESULT_TYPE },
+  }
+}

@@ -1,0 +1,73 @@
+// SPEC §13 under faults: a full disk refuses a write without changing anything (the old file
+// whole, no temporary file, the counts unchanged), and a write whose call was aborted while it
+// waited in the queue is not made. The disk is a real 256 KiB tmpfs (mounting needs root).
+import { expect } from 'chai'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_MEMORY } from '../../src/config/defaults'
+import { Memory } from '../../src/memory/memory'
+import { TextCache } from '../../src/resources/text'
+
+async function mountTmpfs(ctx: Mocha.Context): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'kotodama-tmpfs-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' })
+    return dir
+  } catch {
+    await rm(dir, { recursive: true, force: true })
+    ctx.skip()   // mounting a tmpfs needs root (CI runs as root)
+  }
+}
+
+describe('faults: memory writes', function () {
+  let dir: string | undefined
+  afterEach(async () => {
+    if (!dir) return
+    try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }) } catch {}
+    await rm(dir, { recursive: true, force: true })
+    dir = undefined
+  })
+
+  it('a full disk: write_failed, the old note whole, no temporary file, the counts unchanged; then it works again', async function () {
+    dir = await mountTmpfs(this)
+    const local = join(dir, 'local')
+    await mkdir(join(local, 'memory'), { recursive: true })
+    const memory = new Memory({ root: local, config: DEFAULT_MEMORY, texts: new TextCache() })
+    expect((await memory.write('local://memory/core.md', { content: 'keep me\n' })).ok).to.equal(true)
+    const before = await memory.stats()
+    const s = await statfs(dir)
+    const filler = join(dir, 'filler')
+    await writeFile(filler, Buffer.alloc(s.bavail * s.bsize))
+    const full = await memory.write('local://memory/core.md', { append: 'x'.repeat(64 << 10) })
+    expect(full.ok).to.equal(false)
+    expect((full as any).error.code).to.equal('write_failed')
+    expect(await readFile(join(local, 'memory', 'core.md'), 'utf8')).to.equal('keep me\n')
+    expect(await readdir(join(local, 'memory'))).to.deep.equal(['core.md'])
+    // the folders a refused write was about to create are gone again
+    const deep = await memory.write('local://memory/a/b/c.md', { content: 'x'.repeat(64 << 10) })
+    expect((deep as any).error.code).to.equal('write_failed')
+    expect(await readdir(join(local, 'memory'))).to.deep.equal(['core.md'])
+    expect(await memory.stats()).to.deep.equal(before)
+    await rm(filler)
+    expect(await memory.write('local://memory/core.md', { append: 'and me\n' })).to.deep.equal({ ok: true, url: 'local://memory/core.md', bytes: 15, lines: 2 })
+    expect(memory.section()).to.include('(pinned, 15 bytes)\nkeep me\nand me')
+  })
+
+  it('a write whose call was aborted while queued is not made', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kotodama-memory-'))
+    const local = join(dir, 'local')
+    await mkdir(local, { recursive: true })
+    const memory = new Memory({ root: local, config: DEFAULT_MEMORY, texts: new TextCache() })
+    const abort = new AbortController()
+    const first = memory.write('local://a.md', { content: 'first' })
+    const second = memory.write('local://a.md', { append: ' second' }, { signal: abort.signal })
+    abort.abort(new Error('the program ended'))
+    expect((await first).ok).to.equal(true)
+    const refused = await second
+    expect(refused.ok).to.equal(false)
+    expect((refused as any).error.code).to.equal('write_failed')
+    expect(await readFile(join(local, 'a.md'), 'utf8')).to.equal('first')
+  })
+})
