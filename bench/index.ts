@@ -12,6 +12,7 @@ import { typingPace } from './typing'
 import { dialects } from './dialects'
 import { mcpCall } from './mcp'
 import { memorySection } from './memory'
+import { scale } from './scale'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -25,6 +26,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['8', 'tool-call dialects', dialects],
   ['9', 'MCP tool call', mcpCall],
   ['10', 'memory section', memorySection],
+  ['11', 'scale', scale],
 ]
 
 async function main() {

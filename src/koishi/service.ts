@@ -18,12 +18,13 @@ import { TextCache } from '../resources/text'
 import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
 import { KeyedQueue } from '../util/keyed-queue'
+import { DescriptorBudget } from '../util/descriptor-budget'
 import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
 import { httpScheme } from '../resources/schemes/http'
 import { McpManager, mcpScheme, type McpServerStatus } from '../mcp'
-import { botIdOf, channelOf, sessionToFact } from './session-to-fact'
+import { arrivalOf, sessionToFact } from './session-to-fact'
 
 declare module 'koishi' {
   interface Context {
@@ -50,6 +51,8 @@ export class KotodamaService extends Service {
   readonly sandbox = new Sandbox()
   readonly vision = new VisionCache()
   readonly files = new TextCache()
+  /** history files open at once, whatever the number of conversations (issue 15) */
+  readonly descriptors = new DescriptorBudget(64)
   /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */
   private platform: Platform
   private models = new Map<string, ModelHandle>()
@@ -170,7 +173,7 @@ export class KotodamaService extends Service {
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
-        health: this.health ??= new ModelHealth(this.clock, this.log),
+        health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors,
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
@@ -193,15 +196,15 @@ export class KotodamaService extends Service {
    * still being registered holds back the messages after it, not other conversations.
    */
   private onMessage(session: Session): void {
-    if (!session.userId || session.userId === session.selfId) return
-    const bot = botIdOf(session)
-    const channel = channelOf(session)
+    const arrival = arrivalOf(session)
+    const { bot, channel, userId } = arrival
+    if (!userId || userId === arrival.selfId) return
     const profile = this.owner(bot, channel)
     if (!profile) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
       const runtime = await this.runtime(profile, bot)
-      await runtime.receive(await sessionToFact(session, runtime.assets))
+      await runtime.receive(await sessionToFact(session, runtime.assets, arrival))
     }).catch(e => this.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
   }
 

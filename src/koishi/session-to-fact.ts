@@ -1,5 +1,5 @@
 // A Koishi session → a fact: media registered as assets, so platform links never reach the model.
-import { h, Session } from 'koishi'
+import { h, Session, Universal } from 'koishi'
 import { channelKey, rawChannel } from '../claims/channel-key'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Fact } from '../runtime/types'
@@ -7,12 +7,35 @@ import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { namesBot } from './mentions'
 
 
+/**
+ * A session's fields read from its plain event: every property of a Koishi session is reached
+ * through a context proxy, which costs more than storing the fact at thousands of messages.
+ */
+export interface Arrival {
+  event: Universal.Event
+  bot: string
+  selfId: string
+  userId?: string
+  channelId?: string
+  isDirect: boolean
+  /** the conversation key of the channel (SPEC §1) */
+  channel: string
+}
+
+export function arrivalOf(session: Session): Arrival {
+  const event = session.event
+  const isDirect = event.channel?.type === Universal.Channel.Type.DIRECT
+  const userId = event.user?.id
+  const channelId = event.channel?.id
+  return { event, bot: `${event.platform}:${event.selfId}`, selfId: event.selfId, userId, channelId, isDirect, channel: channelKey(channelId, isDirect, userId) }
+}
+
 export function botIdOf(session: Session): string {
-  return `${session.platform}:${session.selfId}`
+  return arrivalOf(session).bot
 }
 
 export function channelOf(session: Session): string {
-  return channelKey(session.channelId, session.isDirect, session.userId)
+  return arrivalOf(session).channel
 }
 
 async function replaceMedia(elements: h[], assets: AssetStore): Promise<h[]> {
@@ -43,23 +66,25 @@ function pick(attrs: Record<string, any>): Record<string, any> {
   return out
 }
 
-export async function sessionToFact(session: Session, assets: AssetStore): Promise<Fact> {
-  const elements = await replaceMedia(session.elements ?? h.parse(session.content ?? ''), assets)
-  const selfId = session.selfId
-  const mentionsBot = !!session.stripped?.atSelf || h.select(elements, 'at').some(a => a.attrs.id === selfId)
-    || namesBot(visibleText(elements), session.bot?.user?.name)
-  const quote = session.quote
-  const author = session.event?.member?.nick || session.event?.user?.nick || session.event?.user?.name || session.username || session.userId
+export async function sessionToFact(session: Session, assets: AssetStore, a: Arrival = arrivalOf(session)): Promise<Fact> {
+  const { event, selfId, userId, channelId, isDirect, channel } = a
+  const message = event.message ?? {}
+  const quote = message.quote
+  const elements = await replaceMedia(message.elements ?? h.parse(message.content ?? ''), assets)
+  // an <at> of the bot anywhere (Koishi's atSelf is only the leading one), or its name written out
+  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === selfId) || namesBot(visibleText(elements), session.bot?.user?.name)
+  const author = event.member?.nick || event.user?.nick || event.user?.name || userId
+  const guildId = event.guild?.id
   return {
-    id: String(session.messageId ?? session.id),
-    at: session.timestamp || Date.now(),
-    bot: botIdOf(session),
-    channel: channelOf(session),
-    ...(session.event?.channel?.name ? { channelName: session.event.channel.name } : {}),
-    ...(session.guildId ? { guildId: session.guildId } : {}),
-    ...(rawChannel(channelOf(session)) !== session.channelId ? { rawChannel: session.channelId } : {}),
-    direct: session.isDirect,
-    user: { id: session.userId, name: author },
+    id: String(message.id ?? session.id),
+    at: event.timestamp || Date.now(),
+    bot: a.bot,
+    channel,
+    ...(event.channel?.name ? { channelName: event.channel.name } : {}),
+    ...(guildId ? { guildId } : {}),
+    ...(rawChannel(channel) !== channelId ? { rawChannel: channelId } : {}),
+    direct: isDirect,
+    user: { id: userId, name: author },
     content: elements.join(''),
     ...(quote?.id ? { quote: { id: quote.id, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 200) } : {}) } } : {}),
     mentionsBot,

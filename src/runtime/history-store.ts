@@ -11,6 +11,7 @@ import { SerialQueue } from '../util/serial-queue'
 import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
 import { entryProblem } from './entry-shape'
+import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
@@ -20,7 +21,7 @@ const RETRY_MS = 1000
 const RETRY_MAX_MS = 60_000
 const NL = 10
 
-export class HistoryStore {
+export class HistoryStore implements Parkable {
   private queue = new SerialQueue()
   /** serialized entries not yet on disk, oldest first */
   private pending: string[] = []
@@ -33,7 +34,8 @@ export class HistoryStore {
   private retryMs = RETRY_MS
   private failing = false
 
-  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock) {}
+  /** `budget` caps the descriptors of all stores of the process; without one each store opens freely. */
+  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget) {}
 
   /** The whole history (tests, tools); a conversation loads only its tail. */
   async load(): Promise<Entry[]> {
@@ -50,6 +52,15 @@ export class HistoryStore {
    * read whole; `more` says older entries exist on disk.
    */
   async loadTail(maxEntries: number): Promise<{ entries: Entry[]; more: boolean }> {
+    await this.budget?.take()
+    try {
+      return await this.readTail(maxEntries)
+    } finally {
+      this.budget?.give()
+    }
+  }
+
+  private async readTail(maxEntries: number): Promise<{ entries: Entry[]; more: boolean }> {
     let fh: FileHandle
     try {
       fh = await open(this.path, 'r')
@@ -175,12 +186,8 @@ export class HistoryStore {
 
   /** One write of whole lines at the end of the file; on a short or failed write the file is cut back. */
   private async write(data: Buffer): Promise<void> {
-    if (!this.handle) {
-      await mkdir(dirname(this.path), { recursive: true })
-      const handle = await open(this.path, 'a')
-      this.size = (await handle.stat()).size
-      this.handle = handle
-    }
+    if (this.handle) this.budget?.unpark(this)
+    else await this.openForAppend()
     const before = this.size
     let written = 0
     try {
@@ -196,6 +203,27 @@ export class HistoryStore {
     this.size = before + written
     this.idleTimer?.cancel()
     this.idleTimer = this.clock.setTimeout(() => { this.queue.run(() => this.close()) }, IDLE_CLOSE_MS).unref()
+    this.budget?.park(this)
+  }
+
+  private async openForAppend(): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true })
+    await this.budget?.take()
+    let handle: FileHandle
+    try {
+      handle = await open(this.path, 'a')
+      this.size = (await handle.stat()).size
+    } catch (e) {
+      await handle?.close().catch(() => {})
+      this.budget?.give()
+      throw e
+    }
+    this.handle = handle
+  }
+
+  /** The budget needs this store's slot: the idle file closes after any write already queued. */
+  evict(): void {
+    this.queue.run(() => this.close()).catch(() => {})
   }
 
   private async cutBack(size: number): Promise<void> {
@@ -213,8 +241,14 @@ export class HistoryStore {
     this.idleTimer?.cancel()
     this.idleTimer = undefined
     const h = this.handle
+    if (!h) return
     this.handle = undefined
-    await h?.close()
+    this.budget?.unpark(this)
+    try {
+      await h.close()
+    } finally {
+      this.budget?.give()
+    }
   }
 
   /** Forgets the history by moving it aside (kotodama.reset); nothing is deleted. */

@@ -33,6 +33,7 @@ import type { Fact, Platform } from './types'
 import { standardWakeEngine } from './wake/standard'
 import type { WakeEngine } from './wake/types'
 import { stepUsage, UsageBook } from './usage'
+import type { DescriptorBudget } from '../util/descriptor-budget'
 
 export interface RuntimeOptions {
   profile: ProfileConfig
@@ -54,6 +55,8 @@ export interface RuntimeOptions {
   redact?: Redactor
   /** which models are skipped after failures; shared by the plugin's runtimes */
   health?: ModelHealth
+  /** caps the history files open at once across the plugin's runtimes */
+  descriptors?: DescriptorBudget
 }
 
 const NO_SECRETS = new Redactor([])
@@ -173,7 +176,7 @@ export class Runtime {
       }
       const conv = new Conversation({
         key, profile: o.profile, logger: o.logger, clock: o.clock, redact: o.redact ?? NO_SECRETS,
-        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock),
+        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock, o.descriptors),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
         failover: this.failover,
