@@ -19,6 +19,7 @@ import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
 import { KeyedQueue } from '../util/keyed-queue'
 import { DescriptorBudget } from '../util/descriptor-budget'
+import { LoadedConversations } from '../runtime/loaded-conversations'
 import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
@@ -53,6 +54,8 @@ export class KotodamaService extends Service {
   readonly files = new TextCache()
   /** history files open at once, whatever the number of conversations (issue 15) */
   readonly descriptors = new DescriptorBudget(64)
+  /** conversations whose history tail stays in memory, whatever the number of channels (issue 15) */
+  readonly loaded = new LoadedConversations(1000)
   /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */
   private platform: Platform
   private models = new Map<string, ModelHandle>()
@@ -173,7 +176,7 @@ export class KotodamaService extends Service {
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
-        health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors,
+        health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
