@@ -19,6 +19,7 @@ import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
 import { KeyedQueue } from '../util/keyed-queue'
 import { DescriptorBudget } from '../util/descriptor-budget'
+import { LoadedConversations } from '../runtime/loaded-conversations'
 import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
 import { workspaceScheme } from '../resources/schemes/workspace'
@@ -53,6 +54,8 @@ export class KotodamaService extends Service {
   readonly files = new TextCache()
   /** history files open at once, whatever the number of conversations (issue 15) */
   readonly descriptors = new DescriptorBudget(64)
+  /** conversations whose history tail stays in memory, whatever the number of channels (issue 15) */
+  readonly loaded = new LoadedConversations(1000)
   /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */
   private platform: Platform
   private models = new Map<string, ModelHandle>()
@@ -61,6 +64,8 @@ export class KotodamaService extends Service {
   private watchers = new Set<(runtime: Runtime, key?: string) => void>()
   private warned = new Set<string>()
   private ingest = new KeyedQueue()
+  /** each bot's display name, read once (a session's properties are costly proxies), kept current by status events */
+  private names = new Map<string, string | undefined>()
   /** failures and cool-downs per model id, for every runtime of this instance (made with the first runtime, after tests set the clock) */
   private health?: ModelHealth
   private log: Logger
@@ -106,6 +111,7 @@ export class KotodamaService extends Service {
     // Only a bot that went away stops its runtimes: CONNECT and RECONNECT are on the way to
     // online, and a bot's first start (CONNECT) comes after the message that started its runtime.
     ctx.on('bot-status-updated', bot => {
+      this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
       if (!bot.isActive) this.stopBot(`${bot.platform}:${bot.selfId}`)
     })
     ctx.on('bot-removed', bot => this.stopBot(`${bot.platform}:${bot.selfId}`))
@@ -173,7 +179,7 @@ export class KotodamaService extends Service {
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
-        health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors,
+        health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
@@ -204,8 +210,13 @@ export class KotodamaService extends Service {
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
       const runtime = await this.runtime(profile, bot)
-      await runtime.receive(await sessionToFact(session, runtime.assets, arrival))
+      await runtime.receive(await sessionToFact(session, runtime.assets, arrival, this.botName(bot, session)))
     }).catch(e => this.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
+  }
+
+  private botName(bot: string, session: Session): string | undefined {
+    if (!this.names.has(bot)) this.names.set(bot, session.bot?.user?.name)
+    return this.names.get(bot)
   }
 
   /** An explicit wake-up that starts a turn now (SPEC §9). */

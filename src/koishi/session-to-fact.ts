@@ -66,13 +66,13 @@ function pick(attrs: Record<string, any>): Record<string, any> {
   return out
 }
 
-export async function sessionToFact(session: Session, assets: AssetStore, a: Arrival = arrivalOf(session)): Promise<Fact> {
+export async function sessionToFact(session: Session, assets: AssetStore, a: Arrival = arrivalOf(session), botName = session.bot?.user?.name): Promise<Fact> {
   const { event, selfId, userId, channelId, isDirect, channel } = a
   const message = event.message ?? {}
   const quote = message.quote
   const elements = await replaceMedia(message.elements ?? h.parse(message.content ?? ''), assets)
   // an <at> of the bot anywhere (Koishi's atSelf is only the leading one), or its name written out
-  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === selfId) || namesBot(visibleText(elements), session.bot?.user?.name)
+  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === selfId) || namesBot(visibleText(elements), botName)
   const author = event.member?.nick || event.user?.nick || event.user?.name || userId
   const guildId = event.guild?.id
   return {

@@ -78,6 +78,8 @@ export class Conversation implements TurnPort {
   get stores() { return this.deps.stores }
   get redact() { return this.deps.redact }
   get busy() { return !!this.running }
+  /** no turn, no pending wait, nothing queued, a disk that takes writes: it may be unloaded (writes in flight finish first) */
+  get idle() { return !this.running && !this.queued && !this.wait && !this.inbox.length && !this.deps.store.stuck }
   get signal() { return this.abort.signal }
 
   model() { return this.deps.model() }

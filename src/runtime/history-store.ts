@@ -42,6 +42,11 @@ export class HistoryStore implements Parkable {
     return (await this.loadTail(Infinity)).entries
   }
 
+  /** The last write failed; entries wait in memory for the disk. */
+  get stuck(): boolean {
+    return this.failing
+  }
+
   /** Entries appended but not yet written (a full disk, a read-only home). */
   get unwritten(): number {
     return this.pending.length

@@ -34,6 +34,7 @@ import { standardWakeEngine } from './wake/standard'
 import type { WakeEngine } from './wake/types'
 import { stepUsage, UsageBook } from './usage'
 import type { DescriptorBudget } from '../util/descriptor-budget'
+import type { LoadedConversations, Resident } from './loaded-conversations'
 
 export interface RuntimeOptions {
   profile: ProfileConfig
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   health?: ModelHealth
   /** caps the history files open at once across the plugin's runtimes */
   descriptors?: DescriptorBudget
+  /** caps the conversations kept in memory across the plugin's runtimes */
+  loaded?: LoadedConversations
 }
 
 const NO_SECRETS = new Redactor([])
@@ -76,6 +79,11 @@ export class Runtime {
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
   private conversations = new Map<string, Promise<Conversation>>()
+  private residents = new Map<string, Resident>()
+  /** unloaded conversations still writing their history, by key */
+  private unloadingKeys = new Map<string, Promise<unknown>>()
+  /** messages and wake-ups on their way into a conversation (it must not be unloaded under them) */
+  private arriving = new Map<string, number>()
   private sent = new LRUCache<string, true>({ max: 5000 })
   /** where a channel is on the platform (its guild, its own id), from the latest fact there */
   private places = new LRUCache<string, { guildId?: string; rawChannel?: string }>({ max: 5000 })
@@ -191,13 +199,48 @@ export class Runtime {
         },
         loadImage: url => this.images.load(url),
         beforeTurn: () => this.memory.prepare(),
-        changed: () => this.watchers.forEach(w => w(key)),
+        changed: () => {
+          this.watchers.forEach(w => w(key))
+          // a turn that ended may leave this or another conversation idle and over the budget
+          this.options.loaded?.recheck()
+        },
       })
-      p = conv.load().then(() => conv)
+      // an unloaded conversation of this key writes its last entries before they are read again
+      const previous = this.unloadingKeys.get(key) ?? Promise.resolve()
+      p = previous.then(() => conv.load()).then(() => conv)
       p.catch(() => this.conversations.delete(key))
       this.conversations.set(key, p)
+      const loaded = p
+      this.residents.set(key, {
+        idle: () => !this.arriving.get(key) && conv.idle,
+        unload: () => {
+          if (this.conversations.get(key) !== loaded) return
+          this.conversations.delete(key)
+          this.residents.delete(key)
+          const done = conv.stop().catch(e => this.logger.warn('conversation %s could not be unloaded cleanly: %s', key, e?.message ?? e))
+          this.unloadingKeys.set(key, done)
+          done.finally(() => { if (this.unloadingKeys.get(key) === done) this.unloadingKeys.delete(key) })
+        },
+      })
     }
+    const resident = this.residents.get(key)
+    if (resident) this.options.loaded?.touch(resident)
     return p
+  }
+
+  /** Runs `fn` on a conversation that is not unloaded while `fn` runs. */
+  private async using<T>(key: string, fn: (conv: Conversation) => T | Promise<T>): Promise<T> {
+    this.arriving.set(key, (this.arriving.get(key) ?? 0) + 1)
+    try {
+      return await fn(await this.conversation(key))
+    } finally {
+      const n = this.arriving.get(key)! - 1
+      if (n) this.arriving.set(key, n)
+      else {
+        this.arriving.delete(key)
+        this.options.loaded?.recheck()
+      }
+    }
   }
 
   /** A claimed incoming message: stored as a fact, and a turn starts when the wake engine says so. */
@@ -205,21 +248,23 @@ export class Runtime {
     if (this.stopped) return
     if (fact.guildId || fact.rawChannel) this.places.set(`${fact.bot}\u0000${fact.channel}`, { ...(fact.guildId ? { guildId: fact.guildId } : {}), ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}) })
     const wake = this.engine().judge(fact)
-    const conv = await this.conversation(this.conversationKey(fact.channel))
-    let shown = fact
-    try {
-      shown = await shortenFact(fact, this.artifacts)
-    } catch (e: any) {
-      this.logger.warn('could not archive a long message: %s', e?.message ?? e)
-    }
-    conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
+    await this.using(this.conversationKey(fact.channel), async conv => {
+      let shown = fact
+      try {
+        shown = await shortenFact(fact, this.artifacts)
+      } catch (e: any) {
+        this.logger.warn('could not archive a long message: %s', e?.message ?? e)
+      }
+      conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
+    })
   }
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
-    const conv = await this.conversation(this.conversationKey(channel))
-    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.placeOf(this.bot, channel) }
-    conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
+    await this.using(this.conversationKey(channel), conv => {
+      if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.placeOf(this.bot, channel) }
+      conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
+    })
   }
 
   placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
@@ -264,18 +309,18 @@ export class Runtime {
   /** Resolves when every conversation's history written so far is on disk. */
   async written(): Promise<void> {
     const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
-    await Promise.all(convs.map(c => c?.written()))
+    await Promise.all([...convs.map(c => c?.written()), ...this.unloadingKeys.values()])
   }
 
   async reset(channel: string): Promise<string | undefined> {
-    const conv = await this.conversation(this.conversationKey(channel))
-    return conv.reset()
+    return this.using(this.conversationKey(channel), conv => conv.reset())
   }
 
   async stop(): Promise<void> {
     this.stopped = true
+    for (const r of this.residents.values()) this.options.loaded?.forget(r)
     const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
-    await Promise.all(convs.map(c => c?.stop()))
+    await Promise.all([...convs.map(c => c?.stop()), ...this.unloadingKeys.values()])
     await this.usage.stop()
     await this.memory.idle()
     this.schemeDisposers.splice(0).forEach(d => d())
