@@ -5,7 +5,6 @@ import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Logger } from 'koishi'
@@ -13,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { deflateSync } from 'node:zlib'
 import { startDemo, type Demo } from '../scripts/demo'
+import { freePort } from './support/free-port'
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const ROOT = resolve(__dirname, '..')
@@ -41,17 +41,6 @@ function png(w: number, h: number, rgb: [number, number, number]): Buffer {
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3).map((_, i) => rgb[i % 3])])
   const raw = Buffer.concat(Array.from({ length: h }, () => row))
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 describe('console page in a real browser', function () {

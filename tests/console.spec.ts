@@ -2,7 +2,6 @@
 // listeners the page calls, through the demo's console WebSocket (no browser needed).
 import { expect } from 'chai'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Logger } from 'koishi'
@@ -12,6 +11,7 @@ import { conversationSummaries, runtimeSummary } from '../src/console-data/summa
 import { Harness, call } from './support/harness'
 import type { Entry } from '../src/runtime/types'
 import { startDemo, type Demo } from '../scripts/demo'
+import { freePort } from './support/free-port'
 
 const fact = (id: string, content: string, at = 1000): Entry => ({
   type: 'fact', at, wake: 'direct',
@@ -61,17 +61,6 @@ describe('console: the transcript of a conversation', () => {
     expect(t.items.map(i => i.kind)).to.deep.equal(['step'])
   })
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 describe('console: the listeners of the page', function () {
   this.timeout(15000)

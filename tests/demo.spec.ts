@@ -2,12 +2,12 @@
 // sandbox page uses, and the scripted offline model over HTTP.
 import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Logger } from 'koishi'
 import WebSocket from 'ws'
 import { startDemo, type Demo } from '../scripts/demo'
+import { freePort } from './support/free-port'
 
 interface SandboxMessage {
   id: string
@@ -16,18 +16,6 @@ interface SandboxMessage {
   channel: string
   platform: string
   at: number
-}
-
-// the server plugin does not listen on port 0, so ask the OS for a free one first
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 describe('demo: npm start -- --offline', function () {
