@@ -35,7 +35,7 @@ export function sqliteDatabase(path: string): DatabasePlugin | string {
  */
 export function mysqlDatabase(o: { port: number; database: string }): DatabasePlugin {
   const driver = require('@minatojs/driver-mysql').MySQLDriver
-  driver.prototype.getIndexes ??= async () => []
+  driver.prototype.getIndexes ??= async (): Promise<never[]> => []
   return { plugin: mysql, config: { host: '127.0.0.1', port: o.port, user: 'root', password: '', database: o.database } }
 }
 
