@@ -91,17 +91,19 @@ export class TableHistoryStore implements HistoryBackend {
     return this.waiting
   }
 
+  /** Writes the entries pending when it starts; entries appended meanwhile go with the next write. */
   private async writePending(): Promise<void> {
-    if (!this.pending.length) return
     const count = this.pending.length
+    if (!count) return
     try {
       this.last ??= await this.table.lastSeq(this.ref)
-      // numbered once: a retry writes the same rows again
-      for (const row of this.pending) row.seq ??= ++this.last
-      while (this.pending.length) {
-        const batch = this.pending.slice(0, BATCH) as HistoryRow[]
+      // numbered once, in append order: a retry writes the same rows again
+      for (const row of this.pending.slice(0, count)) row.seq ??= ++this.last
+      for (let left = count; left > 0;) {
+        const batch = this.pending.slice(0, Math.min(BATCH, left)) as HistoryRow[]
         await this.table.write(this.ref, batch)
         this.pending.splice(0, batch.length)
+        left -= batch.length
       }
       if (this.failing) this.logger.info('%s: the history is written again (%d entries that had waited)', this.where, count)
       this.failing = false
