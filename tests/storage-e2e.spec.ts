@@ -13,7 +13,7 @@ import { HISTORY_TABLE } from '../src/koishi/history-table'
 
 const ROOM = 'group:room1'
 
-export async function rows(h: Harness, o: { bot?: string; live?: boolean } = {}) {
+async function rows(h: Harness, o: { bot?: string; live?: boolean } = {}) {
   const query: any = { profile: 'neko', bot: o.bot ?? 'mock:514', conversation: ROOM }
   if (o.live !== undefined) query.aside = o.live ? 0 : { $gt: 0 }
   return (await h.app.database.get(HISTORY_TABLE, query)).sort((a, b) => a.seq - b.seq)
