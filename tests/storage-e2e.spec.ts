@@ -46,6 +46,27 @@ describe('storage: database, end to end', function () {
     expect(h.logs.filter(l => l.level === 'error').map(l => l.text)).to.deep.equal([])
   })
 
+  it('kotodama.reset sets the rows aside; the next turn starts without them', async () => {
+    h = await Harness.start({ storage: 'database', database: memoryDatabase() })
+    await h.app.mock.initUser('admin', 3)
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('alice', 'room1').receive('<at id="514"/> remember the word pineapple')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const before = (await rows(h, { live: true })).length
+    const [reply] = await h.client('admin', 'room1').receive('kotodama.reset')
+    expect(reply).to.match(/Forgot conversation group:room1 of profile neko/)
+    expect(await rows(h, { live: true })).to.deep.equal([])
+    expect(await rows(h, { live: false })).to.have.length(before)
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob', 'room1').receive('<at id="514"/> what was the word?')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(requestText(h.server.requests[1])).to.not.include('pineapple')
+    const seqs = (await rows(h)).map(r => r.seq)
+    expect(new Set(seqs).size, 'numbers are never reused').to.equal(seqs.length)
+  })
+
   it('without a database service nothing starts and a clear error is logged; profiles start when one is loaded', async () => {
     h = await Harness.start({ storage: 'database' })
     await h.client('alice', 'room1').receive('<at id="514"/> is anyone there?')

@@ -210,7 +210,7 @@ export class KotodamaService extends Service {
     if (pause) return pause.then(() => this.runtime(profile, bot))
     let p = this.runtimes.get(key)
     if (!p) {
-      if (this.noDatabase(this.storageOf(profile, bot))) return Promise.reject(new MigrateRefused('no-database'))
+      if (this.noDatabase(this.storageOf(profile, bot))) return Promise.reject(new Error('storage is "database", but Koishi has no database service'))
       const runtime = new Runtime({
         profile, bot, dataDir: this.dataDir(),
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
