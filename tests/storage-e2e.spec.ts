@@ -2,11 +2,12 @@
 // database that is missing at first, and kotodama.migrate moving one runtime's history from files
 // to the database and back.
 import { expect } from 'chai'
-import { readdir } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import memory from '@koishijs/plugin-database-memory'
 import { Harness, call } from './support/harness'
-import { memoryDatabase } from './support/databases'
+import { memoryDatabase, sqliteDatabase } from './support/databases'
 import { requestText } from './support/faults'
 import { runtimeHome } from '../src/runtime/runtime'
 import { HISTORY_TABLE } from '../src/koishi/history-table'
@@ -65,6 +66,33 @@ describe('storage: database, end to end', function () {
     expect(requestText(h.server.requests[1])).to.not.include('pineapple')
     const seqs = (await rows(h)).map(r => r.seq)
     expect(new Set(seqs).size, 'numbers are never reused').to.equal(seqs.length)
+  })
+
+  it('on SQLite: the history survives a restart of the whole Koishi app', async function () {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-e2e-sqlite-'))
+    try {
+      const db = sqliteDatabase(join(dir, 'koishi.db'))
+      if (typeof db === 'string') {
+        console.log(`      (skipped: ${db})`)
+        this.skip()
+      }
+      h = await Harness.start({ storage: 'database', database: db })
+      h.server.script({ toolCalls: [call('send_message', { messages: ['noted: pineapple'] })] })
+      await h.client('alice', 'room1').receive('<at id="514"/> remember the word pineapple')
+      await h.until(() => h.sent.length === 1, 'the answer')
+      await h.settled()
+      await h.stop()
+      h = await Harness.start({ storage: 'database', database: db })
+      h.server.script({ toolCalls: [call('finish', {})] })
+      await h.client('bob', 'room1').receive('<at id="514"/> what was the word?')
+      await h.server.waitForRequests(1)
+      await h.settled()
+      expect(requestText(h.server.requests[0])).to.include('remember the word pineapple').and.include('noted: pineapple')
+    } finally {
+      await h?.stop()
+      h = undefined
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('without a database service nothing starts and a clear error is logged; profiles start when one is loaded', async () => {
