@@ -11,7 +11,8 @@ export function formatTime(ms: number, locale: string): string {
   return d.toLocaleString(locale, today ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
 }
 
-export function formatBytes(n: number): string {
+export function formatBytes(n: number | undefined): string {
+  if (n === undefined) return '—'
   if (n < 1024) return `${n} B`
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
   return `${(n / 1024 / 1024).toFixed(1)} MB`

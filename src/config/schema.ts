@@ -98,6 +98,7 @@ const mcpServer = Schema.object({
 
 export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
   dataDir: Schema.string().default('data/kotodama'),
+  storage: Schema.union(['files', 'database']).default('files'),
   models: Schema.array(model).default([]),
   codemode: codemodeLimits,
   profiles: Schema.array(profile).default([]),

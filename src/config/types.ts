@@ -116,8 +116,13 @@ export interface McpServerConfig {
   timeoutMs: number
 }
 
+/** Where conversation histories live (issue 15, docs/storage.md). */
+export type Storage = 'files' | 'database'
+
 export interface Config {
   dataDir: string
+  /** files: JSONL in each runtime home; database: Koishi's database service */
+  storage: Storage
   models: ModelConfig[]
   codemode: CodemodeLimits
   profiles: ProfileConfig[]

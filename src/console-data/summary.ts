@@ -55,7 +55,7 @@ async function conversationSummary(r: Runtime, c: Conversation): Promise<Convers
   const facts = c.entries.filter((e): e is Extract<Entry, { type: 'fact' }> => e.type === 'fact')
   const fact = facts[facts.length - 1]?.fact
   const turns = c.entries.reduce((n, e) => e.type === 'turn' || e.type === 'step' ? Math.max(n, e.turn) : n, 0)
-  const bytes = (await stat(c.deps.store.path).catch(() => ({ size: 0 }))).size
+  const bytes = await c.deps.store.storedBytes().catch((): undefined => undefined)
   const last = fact ? transcript({ key: c.key, entries: [facts[facts.length - 1]], busy: false }).items[0] : undefined
   return {
     key: c.key, mode: r.profile.mode, busy: c.busy, turns, entries: c.entries.length, bytes,

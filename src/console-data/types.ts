@@ -31,7 +31,8 @@ export interface ConversationSummary {
   turns: number
   /** entries kept in memory, and the history file's size in bytes */
   entries: number
-  bytes: number
+  /** undefined when the storage cannot tell cheaply (a database) */
+  bytes?: number
   last?: { at: number; user: string; text: string }
   wait?: WaitSummary
 }

@@ -1,7 +1,10 @@
-// Admin commands (SPEC §9): kotodama.status and kotodama.reset, authority 3.
+// Admin commands (SPEC §9): kotodama.status and kotodama.reset, authority 3; kotodama.migrate
+// (issue 15, docs/storage.md), authority 4: it stops a runtime and moves all its histories.
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
 import { botIdOf, channelOf } from './session-to-fact'
+import { MigrationError } from '../runtime/migrate-history'
+import { MigrateRefused } from './service'
 
 export function registerCommands(ctx: Context) {
   ctx.command('kotodama', { authority: 3 })
@@ -43,5 +46,24 @@ export function registerCommands(ctx: Context) {
       const runtime = await ctx.kotodama.runtime(profile, bot)
       const aside = await runtime.reset(key)
       return session.text(aside ? '.done' : '.empty', [runtime.conversationKey(key), profile.id])
+    })
+
+  ctx.command('kotodama.migrate <to:string>', { authority: 4 })
+    .option('profile', '-p <id:string>')
+    .option('bot', '-b <bot:string>')
+    .action(async ({ session, options }, to) => {
+      if (to !== 'files' && to !== 'database') return session.text('.usage')
+      const bot = options.bot ?? botIdOf(session)
+      const profile = options.profile ? ctx.kotodama.profiles.find(p => p.id === options.profile) : ctx.kotodama.owner(bot, channelOf(session))
+      if (!profile) return session.text('.unclaimed')
+      try {
+        const r = await ctx.kotodama.migrate(profile, bot, to)
+        const done = session.text('.done', [r.conversations, r.entries, profile.id, bot, to])
+        return (ctx.kotodama.config.storage ?? 'files') === to ? done : `${done}\n${session.text('.config', [to])}`
+      } catch (e) {
+        if (e instanceof MigrateRefused) return session.text(`.${e.reason}`, [profile.id, bot])
+        if (e instanceof MigrationError) return session.text('.failed', [e.message])
+        throw e
+      }
     })
 }

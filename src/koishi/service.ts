@@ -1,5 +1,5 @@
 // ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Context, Service, Session } from 'koishi'
 import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
@@ -8,7 +8,11 @@ import { checkConfig, type CheckedConfig } from '../config/validate'
 import { ModelHealth } from '../model/failover'
 import { createModel, type ModelHandle } from '../model/provider'
 import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
-import { Runtime } from '../runtime/runtime'
+import { Runtime, runtimeHome } from '../runtime/runtime'
+import type { HistoryTable } from '../runtime/history-table'
+import { filesSide, tableSide, type StorageKind } from '../runtime/history-sides'
+import { migrateHistory, type MigrationResult } from '../runtime/migrate-history'
+import { koishiHistoryTable } from './history-table'
 import { standardWakeEngine } from '../runtime/wake/standard'
 import type { WakeEngineFactory } from '../runtime/wake/types'
 import { koishiPlatform } from './platform'
@@ -40,8 +44,16 @@ export interface WakeOptions {
   reason: string
 }
 
+/** Why kotodama.migrate did not start; the command words each reason. */
+export class MigrateRefused extends Error {
+  name = 'MigrateRefused'
+  constructor(readonly reason: 'no-database' | 'busy') {
+    super(reason === 'busy' ? 'a turn is running, or a migration of this runtime is' : 'Koishi has no database service')
+  }
+}
+
 export class KotodamaService extends Service {
-  static inject = { http: { required: false } }
+  static inject = { http: { required: false }, database: { required: false } }
   readonly extensions = new Extensions()
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */
@@ -73,6 +85,13 @@ export class KotodamaService extends Service {
   readonly redact: Redactor
   /** the configured MCP servers, started with the plugin (SPEC §14) */
   readonly mcp: McpManager
+  /** the history table, while Koishi's database service is there (docs/storage.md) */
+  private table?: HistoryTable
+  /** runtimes a migration moved to the other storage, until the plugin restarts */
+  private moved = new Map<string, StorageKind>()
+  /** runtimes being migrated: their messages wait */
+  private paused = new Map<string, Promise<void>>()
+  private missingDatabase = false
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -102,6 +121,15 @@ export class KotodamaService extends Service {
         servers: runtime.profile.mcp ?? [], connection: id => this.mcp.connection(id), artifacts: runtime.artifacts, resources: runtime.resources,
       }))
     }
+    // storage: database waits for the database service; runtimes on it stop when it goes
+    ctx.inject(['database'], sub => {
+      this.table = koishiHistoryTable(sub)
+      this.missingDatabase = false
+      sub.on('dispose', () => {
+        this.table = undefined
+        this.stopWhere(r => !!r.options.historyTable)
+      })
+    })
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
@@ -170,16 +198,37 @@ export class KotodamaService extends Service {
     return claiming[0]
   }
 
+  /** Where (profile, bot) keeps its histories: the config's storage, or where a migration moved it. */
+  storageOf(profile: ProfileConfig, bot: string): StorageKind {
+    return this.moved.get(`${profile.id}\u0000${bot}`) ?? this.config.storage ?? 'files'
+  }
+
+  /** storage: database without a database service: nothing starts (and nothing is written elsewhere). */
+  private noDatabase(storage: StorageKind): boolean {
+    if (this.table || storage !== 'database') return false
+    if (!this.missingDatabase) this.log.error('storage is "database", but Koishi has no database service; profiles do not start until one is loaded (e.g. database-sqlite, database-mysql)')
+    this.missingDatabase = true
+    return true
+  }
+
+  private dataDir(): string {
+    return resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir)
+  }
+
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime> {
     const key = `${profile.id}\u0000${bot}`
+    const pause = this.paused.get(key)
+    if (pause) return pause.then(() => this.runtime(profile, bot))
     let p = this.runtimes.get(key)
     if (!p) {
+      if (this.noDatabase(this.storageOf(profile, bot))) return Promise.reject(new Error('storage is "database", but Koishi has no database service'))
       const runtime = new Runtime({
-        profile, bot, dataDir: resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir),
+        profile, bot, dataDir: this.dataDir(),
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
+        historyTable: this.storageOf(profile, bot) === 'database' ? this.table : undefined,
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
@@ -206,7 +255,7 @@ export class KotodamaService extends Service {
     const { bot, channel, userId } = arrival
     if (!userId || userId === arrival.selfId) return
     const profile = this.owner(bot, channel)
-    if (!profile) return
+    if (!profile || this.noDatabase(this.storageOf(profile, bot))) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
       const runtime = await this.runtime(profile, bot)
@@ -257,8 +306,48 @@ export class KotodamaService extends Service {
     }
   }
 
+  private stopWhere(which: (r: Runtime) => boolean): void {
+    for (const [key, p] of this.runtimes) {
+      p.then(r => {
+        if (!which(r) || this.runtimes.get(key) !== p) return
+        this.runtimes.delete(key)
+        return r.stop()
+      }).catch(() => {})
+    }
+  }
+
+  /**
+   * Moves the histories of (profile, bot) to `to` (kotodama.migrate): refused while a turn runs;
+   * the runtime stops, its messages wait, and it starts again on the new storage.
+   */
+  async migrate(profile: ProfileConfig, bot: string, to: StorageKind): Promise<MigrationResult> {
+    const key = `${profile.id}\u0000${bot}`
+    const table = this.table
+    if (!table) throw new MigrateRefused('no-database')
+    if (this.paused.has(key)) throw new MigrateRefused('busy')
+    const running = await this.runtimes.get(key)?.catch((): undefined => undefined)
+    if (running && (await running.status()).some(c => c.busy)) throw new MigrateRefused('busy')
+    let release: () => void
+    this.paused.set(key, new Promise<void>(r => release = r))
+    try {
+      if (running && this.runtimes.get(key)) {
+        this.runtimes.delete(key)
+        await running.stop()
+      }
+      const files = filesSide(join(runtimeHome(this.dataDir(), profile.id, bot), 'conversations'), this.log, this.clock)
+      const database = tableSide(table, profile.id, bot, this.log, this.clock)
+      const result = to === 'database' ? await migrateHistory(files, database) : await migrateHistory(database, files)
+      this.moved.set(key, to)
+      return result
+    } finally {
+      this.paused.delete(key)
+      release()
+    }
+  }
+
   protected start(): void {
     this.mcp.start()
+    this.noDatabase(this.config.storage)
   }
 
   protected async stop(): Promise<void> {

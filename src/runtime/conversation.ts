@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import { SerialQueue } from '../util/serial-queue'
-import type { HistoryStore } from './history-store'
+import type { HistoryBackend } from './history-backend'
 import { factAttachments } from './request/attachment-entries'
 import { buildRequest, type ModelRequest } from './request/build-request'
 import type { LoadedImage } from './request/projection'
@@ -24,7 +24,7 @@ export interface ConversationDeps {
   logger: Logger
   clock: Clock
   redact: Redactor
-  store: HistoryStore
+  store: HistoryBackend
   /** where the unified exit stores media and archives */
   stores: MediaStores
   model(): ModelHandle | undefined

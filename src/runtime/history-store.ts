@@ -12,6 +12,7 @@ import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
 import { entryProblem } from './entry-shape'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
+import type { HistoryBackend } from './history-backend'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
@@ -21,7 +22,7 @@ const RETRY_MS = 1000
 const RETRY_MAX_MS = 60_000
 const NL = 10
 
-export class HistoryStore implements Parkable {
+export class HistoryStore implements HistoryBackend, Parkable {
   private queue = new SerialQueue()
   /** serialized entries not yet on disk, oldest first */
   private pending: string[] = []
@@ -37,14 +38,21 @@ export class HistoryStore implements Parkable {
   /** `budget` caps the descriptors of all stores of the process; without one each store opens freely. */
   constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget) {}
 
+  get where(): string {
+    return this.path
+  }
+
   /** The whole history (tests, tools); a conversation loads only its tail. */
   async load(): Promise<Entry[]> {
     return (await this.loadTail(Infinity)).entries
   }
 
-  /** The last write failed; entries wait in memory for the disk. */
   get stuck(): boolean {
     return this.failing
+  }
+
+  async storedBytes(): Promise<number> {
+    return (await stat(this.path).catch(() => ({ size: 0 }))).size
   }
 
   /** Entries appended but not yet written (a full disk, a read-only home). */
@@ -256,8 +264,8 @@ export class HistoryStore implements Parkable {
     }
   }
 
-  /** Forgets the history by moving it aside (kotodama.reset); nothing is deleted. */
-  reset(): Promise<string | undefined> {
+  /** Forgets the history by moving it aside (kotodama.reset, migration); nothing is deleted. */
+  reset(why = 'reset'): Promise<string | undefined> {
     return this.queue.run(async () => {
       await this.close()
       this.pending = []
@@ -266,7 +274,7 @@ export class HistoryStore implements Parkable {
       } catch {
         return undefined
       }
-      const aside = this.path.replace(/\.jsonl$/, '') + `.reset-${this.clock.now()}.jsonl`
+      const aside = this.path.replace(/\.jsonl$/, '') + `.${why}-${this.clock.now()}.jsonl`
       await rename(this.path, aside)
       return aside
     })

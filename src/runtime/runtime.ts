@@ -22,7 +22,8 @@ import { Redactor } from '../util/redact'
 import { safeName } from '../util/safe-name'
 import { Conversation } from './conversation'
 import type { Extensions } from './extensions'
-import { HistoryStore } from './history-store'
+import { filesSide, tableSide, type HistorySide } from './history-sides'
+import type { HistoryTable } from './history-table'
 import { acquireHome } from './home-lock'
 import { shortenFact } from './long-facts'
 import { systemPrompt } from './prompt/system-prompt'
@@ -60,6 +61,8 @@ export interface RuntimeOptions {
   descriptors?: DescriptorBudget
   /** caps the conversations kept in memory across the plugin's runtimes */
   loaded?: LoadedConversations
+  /** storage: database — the table of the histories; without one, JSONL files in the home (docs/storage.md) */
+  historyTable?: HistoryTable
 }
 
 const NO_SECRETS = new Redactor([])
@@ -168,6 +171,13 @@ export class Runtime {
     return engine
   }
 
+  /** Where this runtime's conversations keep their history. */
+  history(): HistorySide {
+    const o = this.options
+    if (o.historyTable) return tableSide(o.historyTable, o.profile.id, o.bot, o.logger, o.clock)
+    return filesSide(join(this.home, 'conversations'), o.logger, o.clock, o.descriptors)
+  }
+
   conversationKey(channel: string): string {
     return this.profile.mode === 'cross' ? 'cross' : channel
   }
@@ -184,7 +194,7 @@ export class Runtime {
       }
       const conv = new Conversation({
         key, profile: o.profile, logger: o.logger, clock: o.clock, redact: o.redact ?? NO_SECRETS,
-        store: new HistoryStore(join(this.home, 'conversations', `${safeName(key)}.jsonl`), o.logger, o.clock, o.descriptors),
+        store: this.history().open(key),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
         failover: this.failover,

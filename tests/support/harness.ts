@@ -35,6 +35,12 @@ export interface HarnessOptions {
   failSend?: { at: number; message: string }
   /** the plugin's `mcp` block (SPEC §14) */
   mcp?: any
+  /** the plugin's `storage` (issue 15) */
+  storage?: 'files' | 'database'
+  /** a Koishi database plugin loaded before the plugin: `{ plugin, config }` */
+  database?: { plugin: any; config: any }
+  /** the selfId of the default mock bot; default 514 */
+  selfId?: string
 }
 
 export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
@@ -43,6 +49,8 @@ export class Harness {
   readonly sent: Sent[] = []
   readonly logs: { level: string; text: string }[] = []
   private sendCount = 0
+  /** the default mock bot's selfId */
+  selfId = '514'
   private ownsDataDir = true
   private mocks: ReturnType<App['plugin']>[] = []
   fork: ReturnType<App['plugin']>
@@ -57,6 +65,7 @@ export class Harness {
       models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
       ...(o.codemode ? { codemode: o.codemode } : {}),
       ...(o.mcp ? { mcp: o.mcp } : {}),
+      ...(o.storage ? { storage: o.storage } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, ...o.profile,
@@ -67,7 +76,9 @@ export class Harness {
     h.ownsDataDir = !o.dataDir
     h.captureLogs()
     if (o.http !== false) app.plugin(http)
-    h.mocks.push(app.plugin(mock))
+    if (o.database) app.plugin(o.database.plugin, o.database.config)
+    h.selfId = o.selfId ?? '514'
+    h.mocks.push(app.plugin(mock, o.selfId ? { selfId: o.selfId } : undefined))
     for (const id of o.bots ?? []) h.mocks.push(app.plugin(mock, { selfId: id }))
     await app.start()
     for (const bot of app.bots) h.stubSends(bot)
@@ -100,7 +111,7 @@ export class Harness {
     })
   }
 
-  client(user: string, channel?: string, selfId = '514') {
+  client(user: string, channel?: string, selfId = this.selfId) {
     const bot = this.app.bots.find(b => b.selfId === selfId) as any
     return bot.client(user, channel)
   }

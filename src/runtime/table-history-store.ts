@@ -1,0 +1,162 @@
+// The history of one conversation as rows of a database table (storage: database; SPEC §2, §10).
+// The same promises as the JSONL store: entries keep their append order (each gets the next `seq`
+// of its conversation, counted on from the highest seq stored, rows set aside included); a write
+// is all or none; entries that could not be written stay in memory with their numbers and are
+// written again (so a write the database did but did not confirm is only repeated, never
+// doubled); a row that is not an entry is skipped with a warning naming table, conversation and
+// seq; reset sets rows aside and deletes nothing. One instance serves a bot at a time: two writers
+// of one conversation would number over each other (docs/storage.md).
+import type { Entry, Logger } from './types'
+import type { HistoryBackend, HistoryTail } from './history-backend'
+import type { ConversationRef, HistoryRow, HistoryTable } from './history-table'
+import { entryProblem } from './entry-shape'
+import { SerialQueue } from '../util/serial-queue'
+import { systemClock, type Clock, type Timer } from '../util/clock'
+
+/** Rows per statement: large batches stay under drivers' statement limits. */
+const BATCH = 200
+const RETRY_MS = 1000
+const RETRY_MAX_MS = 60_000
+
+interface PendingRow {
+  seq?: number
+  at: number
+  entry: string
+}
+
+export class TableHistoryStore implements HistoryBackend {
+  private queue = new SerialQueue()
+  private pending: PendingRow[] = []
+  private waiting?: Promise<void>
+  /** the highest seq stored or assigned; read from the table before the first write */
+  private last?: number
+  private retryTimer?: Timer
+  private retryMs = RETRY_MS
+  private failing = false
+  /** after `flushed`: a stopped store tries no more (the next runtime's store owns the conversation) */
+  private stopped = false
+
+  constructor(private table: HistoryTable, readonly ref: ConversationRef, private logger: Logger, private clock: Clock = systemClock) {}
+
+  get where(): string {
+    return `table ${this.table.name}, conversation ${this.ref.conversation} of profile ${this.ref.profile} on ${this.ref.bot}`
+  }
+
+  get stuck(): boolean {
+    return this.failing
+  }
+
+  /** A table does not tell a conversation's bytes without reading its rows. */
+  async storedBytes(): Promise<undefined> {
+    return undefined
+  }
+
+  get unwritten(): number {
+    return this.pending.length
+  }
+
+  async load(): Promise<Entry[]> {
+    return (await this.loadTail(Infinity)).entries
+  }
+
+  async loadTail(maxEntries: number): Promise<HistoryTail> {
+    const limit = Number.isFinite(maxEntries) ? maxEntries + 1 : undefined
+    const rows = await this.table.newest(this.ref, limit)
+    const more = rows.length > maxEntries
+    const entries: Entry[] = []
+    for (const row of rows.slice(0, maxEntries).reverse()) {
+      const entry = this.parse(row)
+      if (entry) entries.push(entry)
+    }
+    return { entries, more }
+  }
+
+  private parse(row: HistoryRow): Entry | undefined {
+    let problem: string | undefined
+    let value: unknown
+    try {
+      value = JSON.parse(row.entry)
+      problem = entryProblem(value)
+    } catch {
+      problem = 'not valid JSON'
+    }
+    if (!problem) return value as Entry
+    this.logger.warn('%s, seq %d: skipped a row of the history (%s)', this.where, row.seq, problem)
+    return undefined
+  }
+
+  append(entries: Entry[]): Promise<void> {
+    if (!entries.length) return Promise.resolve()
+    for (const e of entries) this.pending.push({ at: e.at, entry: JSON.stringify(e) })
+    return this.schedule()
+  }
+
+  /** Everything queued before the write starts goes out with it. */
+  private schedule(): Promise<void> {
+    this.waiting ??= this.queue.run(async () => {
+      this.waiting = undefined
+      await this.writePending()
+    })
+    return this.waiting
+  }
+
+  /** Writes the entries pending when it starts; entries appended meanwhile go with the next write. */
+  private async writePending(): Promise<void> {
+    const count = this.pending.length
+    if (!count) return
+    try {
+      this.last ??= await this.table.lastSeq(this.ref)
+      // numbered once, in append order: a retry writes the same rows again
+      for (const row of this.pending.slice(0, count)) row.seq ??= ++this.last
+      for (let left = count; left > 0;) {
+        const batch = this.pending.slice(0, Math.min(BATCH, left)) as HistoryRow[]
+        await this.table.write(this.ref, batch)
+        this.pending.splice(0, batch.length)
+        left -= batch.length
+      }
+      if (this.failing) this.logger.info('%s: the history is written again (%d entries that had waited)', this.where, count)
+      this.failing = false
+      this.retryMs = RETRY_MS
+      this.retryTimer?.cancel()
+      this.retryTimer = undefined
+    } catch (e: any) {
+      if (!this.failing) this.logger.error('%s: could not write the history (%s); %d entries are kept in memory and written when the database allows', this.where, e?.message ?? e, this.pending.length)
+      this.failing = true
+      this.retryLater()
+      throw e
+    }
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer || this.stopped) return
+    this.retryTimer = this.clock.setTimeout(() => {
+      this.retryTimer = undefined
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
+      this.schedule().catch(() => {})
+    }, this.retryMs).unref()
+  }
+
+  /** Sets the live rows aside (kotodama.reset, migration); nothing is deleted. */
+  reset(why = 'reset'): Promise<string | undefined> {
+    return this.queue.run(async () => {
+      this.pending = []
+      const at = this.clock.now()
+      const moved = await this.table.setAside(this.ref, at)
+      return moved ? `${this.where}: ${moved} rows set aside (${why} at ${at})` : undefined
+    })
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle()
+  }
+
+  async flushed(): Promise<void> {
+    this.stopped = true
+    this.retryTimer?.cancel()
+    this.retryTimer = undefined
+    await this.queue.idle()
+    if (this.pending.length) await this.queue.run(() => this.writePending()).catch(() => {
+      this.logger.error('%s: %d history entries could not be written before stopping', this.where, this.pending.length)
+    })
+  }
+}
