@@ -258,8 +258,12 @@ export class KotodamaService extends Service {
     if (!profile || this.noDatabase(this.storageOf(profile, bot))) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
-      const runtime = await this.runtime(profile, bot)
-      await runtime.receive(await sessionToFact(session, runtime.assets, arrival, this.botName(bot, session)))
+      // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
+      for (let tries = 0; tries < 3; tries++) {
+        const runtime = await this.runtime(profile, bot)
+        if (await runtime.receive(await sessionToFact(session, runtime.assets, arrival, this.botName(bot, session)))) return
+      }
+      throw new Error('its runtime kept stopping')
     }).catch(e => this.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
   }
 

@@ -103,8 +103,9 @@ export class Conversation implements TurnPort {
   }
 
   /** Stores a fact; a turn in progress sees it at its next step. */
-  receive(fact: Fact, wake?: string): void {
-    if (this.stopped) return
+  /** false when the conversation has stopped: the fact is not stored here (the caller tries again). */
+  receive(fact: Fact, wake?: string): boolean {
+    if (this.stopped) return false
     this.target = targetOf(fact)
     const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wake ? { wake } : {}) }]
     // A fact is first seen by the next turn (or the running one, at its next step).
@@ -113,12 +114,13 @@ export class Conversation implements TurnPort {
     if (this.running) {
       // The turn sees it at its next step; if it never does, endTurn starts another turn.
       this.inbox.push(...entries)
-      return
+      return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
     if (wake) this.request({ reason: wake })
     else this.wait?.countFact()
+    return true
   }
 
   /** Starts a turn now, or right after the running one. */

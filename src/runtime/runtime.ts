@@ -253,19 +253,24 @@ export class Runtime {
     }
   }
 
-  /** A claimed incoming message: stored as a fact, and a turn starts when the wake engine says so. */
-  async receive(fact: Fact): Promise<void> {
-    if (this.stopped) return
+  /**
+   * A claimed incoming message: stored as a fact, and a turn starts when the wake engine says so.
+   * false when this runtime stopped before the fact was stored (a migration, a bot that went away):
+   * the caller hands it to the next runtime.
+   */
+  async receive(fact: Fact): Promise<boolean> {
+    if (this.stopped) return false
     if (fact.guildId || fact.rawChannel) this.places.set(`${fact.bot}\u0000${fact.channel}`, { ...(fact.guildId ? { guildId: fact.guildId } : {}), ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}) })
     const wake = this.engine().judge(fact)
-    await this.using(this.conversationKey(fact.channel), async conv => {
+    return this.using(this.conversationKey(fact.channel), async conv => {
       let shown = fact
       try {
         shown = await shortenFact(fact, this.artifacts)
       } catch (e: any) {
         this.logger.warn('could not archive a long message: %s', e?.message ?? e)
       }
-      conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
+      if (this.stopped) return false
+      return conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
     })
   }
 
