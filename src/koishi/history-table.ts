@@ -72,5 +72,10 @@ export function koishiHistoryTable(ctx: Context): HistoryTable {
       const rows = await db().get(HISTORY_TABLE, { profile, bot, aside: 0 }, ['conversation'])
       return [...new Set(rows.map(r => r.conversation))]
     },
+    async runtimes() {
+      // grouped by the database: the console asks on every refresh of its list
+      const rows = await db().select(HISTORY_TABLE, { aside: 0 }).groupBy(['profile', 'bot']).execute()
+      return rows.map(r => ({ profile: r.profile, bot: r.bot }))
+    },
   }
 }
