@@ -300,11 +300,16 @@ export class KotodamaService extends Service {
     return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, table, logger: this.log })
   }
 
+  /** The home folder of (profile, bot), running or not (SPEC §2). */
+  homeOf(profile: ProfileConfig, bot: string): string {
+    return runtimeHome(this.dataDir(), profile.id, bot)
+  }
+
   /** The histories of (profile, bot) as its runtime would open them, without starting it; none while its database is missing. */
   storedHistory(profile: ProfileConfig, bot: string): HistorySide | undefined {
-    const table = this.storageOf(profile, bot) === 'database' ? this.table : undefined
-    if (!table && this.storageOf(profile, bot) === 'database') return undefined
-    return historySide({ home: runtimeHome(this.dataDir(), profile.id, bot), profile: profile.id, bot, logger: this.log, clock: this.clock, budget: this.descriptors, table })
+    const onTable = this.storageOf(profile, bot) === 'database'
+    if (onTable && !this.table) return undefined
+    return historySide({ home: this.homeOf(profile, bot), profile: profile.id, bot, logger: this.log, clock: this.clock, budget: this.descriptors, table: onTable ? this.table : undefined })
   }
 
   /** Calls `fn` when a runtime starts or stops (`key` undefined) or a conversation changes. */

@@ -6,6 +6,7 @@ import type {} from '@koishijs/plugin-console'
 import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from '../../console-data/types'
 import { conversationTranscript } from '../../console-data/summary'
 import { storedTranscript } from '../../console-data/stored'
+import { homeMedia } from '../../console-data/home-media'
 import { registerEntry } from './entry'
 import { conversationList, placeOf, runtimeList, type Place } from './places'
 
@@ -73,11 +74,11 @@ export function registerConsole(ctx: Context) {
     await ctx.kotodama.wake({ profile, bot, channel: key, reason: WAKE_REASON })
   }, options)
 
-  // Images of facts and tool results, from the runtime's own assets and artifacts.
+  // Images of facts and tool results, from the runtime's own assets and artifacts (its home's, when it is not running).
   ctx.console.addListener('kotodama/image', async (profile, bot, url) => {
     if (!/^(asset|artifact):\/\//.test(url)) return null
-    const runtime = (await place(profile, bot)).runtime
-    const media = await runtime?.resources.bytes(url).catch((): undefined => undefined)
+    const p = await place(profile, bot)
+    const media = p.runtime ? await p.runtime.resources.bytes(url).catch((): undefined => undefined) : await homeMedia(p.home, url)
     if (!media || !media.mediaType.startsWith('image/') || media.data.length > MAX_IMAGE_BYTES) return null
     return `data:${media.mediaType};base64,${media.data.toString('base64')}`
   }, options)

@@ -16,14 +16,15 @@ export interface Place {
   runtime?: Runtime
   /** where its histories are; undefined while its database is missing */
   side?: HistorySide
+  home: string
 }
 
 export async function placeOf(ctx: Context, profile: string, bot: string): Promise<Place> {
   const runtime = (await ctx.kotodama.list()).find(r => r.profile.id === profile && r.bot === bot)
-  if (runtime) return { profile: runtime.profile, bot, runtime, side: runtime.history() }
+  if (runtime) return { profile: runtime.profile, bot, runtime, side: runtime.history(), home: runtime.home }
   const config = ctx.kotodama.profiles.find(p => p.id === profile)
   if (!config || !claimsBot(config.claims, bot)) throw new Error(`no profile ${profile} runs on ${bot}`)
-  return { profile: config, bot, side: ctx.kotodama.storedHistory(config, bot) }
+  return { profile: config, bot, side: ctx.kotodama.storedHistory(config, bot), home: ctx.kotodama.homeOf(config, bot) }
 }
 
 const isOnline = (ctx: Context, bot: string) => ctx.bots[bot]?.status === Universal.Status.ONLINE
