@@ -15,7 +15,7 @@ import { startDemo, type Demo } from '../scripts/demo'
 import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
 import { LoadedConversations } from '../src/runtime/loaded-conversations'
-import { memoryDatabase } from './support/databases'
+import { memoryDatabase, sqliteDatabase } from './support/databases'
 
 const fact = (id: string, content: string, at = 1000): Entry => ({
   type: 'fact', at, wake: 'direct',
@@ -218,7 +218,11 @@ describe('console: the listeners of the page', function () {
 
 describe('console: conversation summaries', () => {
   let h: Harness
-  afterEach(async () => { await h?.stop() })
+  const folders: string[] = []
+  afterEach(async () => {
+    await h?.stop()
+    for (const dir of folders.splice(0)) await rm(dir, { recursive: true, force: true })
+  })
 
   it('a pending wait shows its windows, what it has seen, turns and the history size', async () => {
     h = await Harness.start()
@@ -253,8 +257,15 @@ describe('console: conversation summaries', () => {
     expect(card.memory).to.deep.equal([{ name: 'people/bob.md', size: 10 }])
   })
 
-  it('storage: database — after a plugin reload the runtime is found in the table; its conversations are listed and read without starting it', async () => {
-    h = await Harness.start({ storage: 'database', database: memoryDatabase() })
+  for (const driver of ['memory', 'SQLite']) it(`storage: database on ${driver} — after a plugin reload the runtime is found in the table; its conversations are listed and read without starting it`, async function () {
+    const dir = await mkdtemp(join(tmpdir(), 'kotodama-console-db-'))
+    folders.push(dir)
+    const database = driver === 'memory' ? memoryDatabase() : sqliteDatabase(join(dir, 'koishi.db'))
+    if (typeof database === 'string') {
+      console.log(`      (skipped: ${database})`)
+      this.skip()
+    }
+    h = await Harness.start({ storage: 'database', database })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hello table')
     await h.server.waitForRequests(1)
