@@ -214,6 +214,18 @@ describe('console: the listeners of the page', function () {
     expect(down.retryInMs).to.be.within(0, 60_000)
     expect(events.some(e => e.type === 'kotodama/mcp-changed')).to.equal(true)
   })
+
+  it('"wake now" on a runtime that is not running (its bot is there) starts it through the service and wakes the conversation', async () => {
+    // the runtime stops while its bot stays, as after a plugin reload
+    ;(demo.app.kotodama as any).stopBot(BOT)
+    await until(async () => (await call('kotodama/runtimes'))[0].running === false, 'the runtime stopped')
+    expect((await call('kotodama/runtimes'))[0]).to.deep.include({ bot: BOT, online: true, running: false })
+    await call('kotodama/wake', 'demo', BOT, 'private:bob')
+    expect((await call('kotodama/runtimes'))[0]).to.deep.include({ running: true })
+    const woken = async () => (await call('kotodama/transcript', 'demo', BOT, 'private:bob')).items
+      .some((i: any) => i.kind === 'turn' && i.reason === 'wake:the owner, from the console' && i.end !== 'running')
+    await until(woken, 'the woken turn')
+  })
 })
 
 describe('console: conversation summaries', () => {
