@@ -25,6 +25,8 @@ export interface DemoOptions {
   model?: string
   /** overrides of the profile's typing pauses (tests use short ones) */
   typing?: Partial<TypingConfig>
+  /** MCP servers (SPEC §14) for the demo profile (tests) */
+  mcpServers?: ({ id: string } & Record<string, unknown>)[]
 }
 
 export interface Demo {
@@ -78,7 +80,9 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         claims: [{ bot: '*', channels: ['group:*', 'private:*'] }],
         // wake: the defaults (private messages and mentions wake it); typing: the defaults
         ...(o.typing ? { typing: o.typing } : {}),
+        ...(o.mcpServers ? { mcp: o.mcpServers.map(s => s.id) } : {}),
       }],
+      ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     },
   })
   // Dispose the plugins while the app is alive: on app.stop() the logger goes before the

@@ -13,6 +13,7 @@ import WebSocket from 'ws'
 import { deflateSync } from 'node:zlib'
 import { startDemo, type Demo } from '../scripts/demo'
 import { freePort } from './support/free-port'
+import { stdioServerConfig } from './support/mcp-http-server'
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const ROOT = resolve(__dirname, '..')
@@ -45,6 +46,7 @@ function png(w: number, h: number, rgb: [number, number, number]): Buffer {
 
 describe('console page in a real browser', function () {
   this.timeout(60000)
+  const typing = { baseDelay: 0, charPerSecond: 1000, minDelay: 50, maxDelay: 100, jitter: 0 }
   let demo: Demo
   let dataDir: string
   let browser: Browser
@@ -62,10 +64,7 @@ describe('console page in a real browser', function () {
     Logger.targets[0].levels = { base: 1 }
     new Logger('kotodama').level = Logger.DEBUG
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
-    demo = await startDemo({
-      port: await freePort(), offline: true, dataDir,
-      typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 50, maxDelay: 100, jitter: 0 },
-    })
+    demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing })
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
     context.setDefaultTimeout(15000)
@@ -239,6 +238,46 @@ describe('console page in a real browser', function () {
     expect(await zh.locator('.kd-send-status').first().innerText()).to.include('已送达')
     await zh.mouse.move(1300, 880)
     await zh.screenshot({ path: join(SHOTS, '11-kotodama-zh.png') })
+    await zh.close()
+  })
+
+  it('after the demo restarts: runtimes are listed as not running, a stored conversation is read from disk; the MCP servers block', async () => {
+    await demo.stop()
+    demo = await startDemo({
+      port: await freePort(), offline: true, dataDir, typing,
+      mcpServers: [stdioServerConfig('notes'), stdioServerConfig('search', { command: join(dataDir, 'no-such-server') })],
+    })
+    await page.goto(`${demo.url}/kotodama`)
+    const photos = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
+    await photos.waitFor()
+    expect(await photos.locator('.kd-not-running').innerText()).to.equal('not running')
+    await photos.click()
+    const conversation = page.locator('.kd-conversation').filter({ hasText: 'private:bob' })
+    expect(await conversation.locator('.kd-stored').innerText()).to.equal('on disk')
+    await conversation.click()
+    await page.locator('.kd-stored-note').waitFor()
+    // the transcript and its thumbnail, from the home of a runtime that did not start
+    await page.locator('.kd-fact').filter({ hasText: 'look' }).waitFor()
+    await page.locator('.kd-fact .kd-thumb img').waitFor()
+    await page.locator('.kd-send.delivered').first().waitFor()
+    await page.locator('.kd-mcp-server').filter({ hasText: 'notes' }).filter({ hasText: 'ready' }).waitFor()
+    await page.locator('.kd-mcp-server').filter({ hasText: 'search' }).filter({ hasText: 'retrying' }).waitFor()
+    expect(await demo.app.kotodama.list()).to.deep.equal([])
+    await shot('12-kotodama-restarted')
+    // the same in zh-CN
+    await page.evaluate(() => {
+      const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
+      localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale: 'zh-CN' }))
+    })
+    const zh = await page.context().newPage()
+    await zh.goto(`${demo.url}/kotodama`)
+    await zh.getByText('MCP 服务器', { exact: true }).waitFor()
+    await zh.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' }).click()
+    await zh.locator('.kd-conversation .kd-stored').filter({ hasText: '在磁盘上' }).waitFor()
+    await zh.locator('.kd-mcp-server').filter({ hasText: '就绪' }).waitFor()
+    await zh.locator('.kd-fact .kd-thumb img').waitFor()
+    await zh.mouse.move(1300, 880)
+    await zh.screenshot({ path: join(SHOTS, '13-kotodama-restarted-zh.png') })
     await zh.close()
   })
 })

@@ -61,6 +61,10 @@ describe('two Koishi apps sharing one MariaDB', function () {
     // bot 514 moves: app A stops, a third app (its own data folder) serves it from the shared table
     await apps.shift().stop()
     const c = await start('514')
+    // before any message, app C finds both bots' histories in the shared table (its console lists them, not running)
+    const listed = (await c.app.kotodama.stored()).map(s => s.bot).sort()
+    expect(listed, JSON.stringify(c.logs.filter(l => l.level !== 'debug').map(l => l.text))).to.deep.equal(['mock:514', 'mock:777'])
+    expect(await c.app.kotodama.list()).to.deep.equal([])
     c.server.script({ toolCalls: [call('finish', {})] })
     await c.client('carol', 'room1').receive('<at id="514"/> do you still remember?')
     await c.server.waitForRequests(1)

@@ -70,6 +70,7 @@ describe('database history: appends while a write is in flight', () => {
       lastSeq: async () => 41,
       setAside: async () => 0,
       conversations: async () => [],
+      runtimes: async () => [],
     }
     const store = new TableHistoryStore(table, { profile: 'p', bot: 'b:1', conversation: 'c' }, quiet)
     const first = store.append([fact(0)])

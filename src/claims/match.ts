@@ -35,3 +35,8 @@ export function isClaimed(claims: ClaimConfig[], bot: string, channel: string): 
   const forms = channelForms(channel)
   return claims.some(c => matchPattern(c.bot, bot) && matchChannels(c.channels, forms))
 }
+
+/** Some claim of `claims` names `bot` (any channel): the profile may run on that bot. */
+export function claimsBot(claims: ClaimConfig[], bot: string): boolean {
+  return claims.some(c => matchPattern(c.bot, bot) && c.channels.some(p => !p.startsWith('!')))
+}

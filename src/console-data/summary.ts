@@ -5,28 +5,33 @@ import { join } from 'node:path'
 import type { Conversation } from '../runtime/conversation'
 import type { Runtime } from '../runtime/runtime'
 import type { Entry } from '../runtime/types'
-import { transcript } from './transcript'
+import type { UsageBook } from '../runtime/usage'
+import { TRANSCRIPT_ENTRIES, transcript } from './transcript'
 import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
-
-/** The transcript shows at most this many of the newest entries. */
-const TRANSCRIPT_ENTRIES = 400
 
 export async function runtimeSummary(r: Runtime, online: boolean): Promise<RuntimeSummary> {
   const convs = await r.loaded()
-  const today = r.usage.snapshot().map(u => u.today)
   const lastAt = convs.map(c => c.entries[c.entries.length - 1]?.at).filter((at): at is number => typeof at === 'number')
   return {
-    profile: r.profile.id, bot: r.bot, online, conversations: convs.length,
-    tokensToday: today.reduce((n, c) => n + c.promptTokens + c.completionTokens, 0),
-    requestsToday: today.reduce((n, c) => n + c.requests, 0),
-    errorsToday: today.reduce((n, c) => n + c.errors, 0),
+    profile: r.profile.id, bot: r.bot, online, running: true, conversations: convs.length,
+    ...usageToday(r.usage),
     ...(lastAt.length ? { lastActivity: Math.max(...lastAt) } : {}),
     memory: await memoryFiles(join(r.home, 'local', 'memory')),
   }
 }
 
+/** Today's tokens, requests and errors over all models, from a runtime's usage book. */
+export function usageToday(book: UsageBook): Pick<RuntimeSummary, 'tokensToday' | 'requestsToday' | 'errorsToday'> {
+  const today = book.snapshot().map(u => u.today)
+  return {
+    tokensToday: today.reduce((n, c) => n + c.promptTokens + c.completionTokens, 0),
+    requestsToday: today.reduce((n, c) => n + c.requests, 0),
+    errorsToday: today.reduce((n, c) => n + c.errors, 0),
+  }
+}
+
 /** Files under the memory folder (SPEC §13), by name; none when it does not exist. */
-async function memoryFiles(dir: string): Promise<{ name: string; size: number }[]> {
+export async function memoryFiles(dir: string): Promise<{ name: string; size: number }[]> {
   const out: { name: string; size: number }[] = []
   const walk = async (sub: string) => {
     let names: import('node:fs').Dirent[]

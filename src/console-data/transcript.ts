@@ -5,6 +5,8 @@ import h from '@satorijs/element'
 import type { Entry } from '../runtime/types'
 import type { CallItem, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
+/** The transcript shows at most this many of the newest entries. */
+export const TRANSCRIPT_ENTRIES = 400
 /** A result longer than this is cut for the page (the model's own copy is on disk). */
 const MAX_RESULT = 20_000
 

@@ -4,13 +4,17 @@
 export interface RuntimeSummary {
   profile: string
   bot: string
+  /** the bot is online */
   online: boolean
+  /** the runtime is running; else it is listed from its home or stored histories, and nothing starts it but a message or "wake now" */
+  running: boolean
+  /** conversations loaded in memory (0 when not running) */
   conversations: number
   /** prompt + completion tokens of every model today, and the requests behind them */
   tokensToday: number
   requestsToday: number
   errorsToday: number
-  /** the newest entry of any loaded conversation (ms), if any */
+  /** the newest entry of any loaded conversation (ms), if any; for a runtime not running, its newest history file's time */
   lastActivity?: number
   /** files under `<home>/local/memory/` (SPEC §13), when there are any */
   memory: { name: string; size: number }[]
@@ -28,11 +32,15 @@ export interface ConversationSummary {
   name?: string
   mode: 'channel' | 'cross'
   busy: boolean
-  turns: number
-  /** entries kept in memory, and the history file's size in bytes */
-  entries: number
-  /** undefined when the storage cannot tell cheaply (a database) */
+  /** not loaded in memory: only in storage ('files': on disk, 'database': stored), read from there when shown */
+  stored?: 'files' | 'database'
+  /** turns and entries in memory (loaded conversations) */
+  turns?: number
+  entries?: number
+  /** the history's size in bytes; undefined when the storage cannot tell cheaply (a database) */
   bytes?: number
+  /** the history file's last change (ms), for stored conversations on files */
+  modifiedAt?: number
   last?: { at: number; user: string; text: string }
   wait?: WaitSummary
 }
@@ -103,4 +111,16 @@ export interface Transcript {
   /** older entries exist than the ones shown */
   truncated: boolean
   items: TranscriptItem[]
+}
+
+/** One MCP server (SPEC §14), as `ctx.kotodama.mcpStatus()` tells it. */
+export interface McpSummary {
+  id: string
+  state: 'starting' | 'ready' | 'retrying' | 'stopped'
+  tools: number
+  /** why it is down (retrying) */
+  error?: string
+  /** ms until the next start attempt, when the status was read (retrying) */
+  retryInMs?: number
+  pid?: number
 }

@@ -10,7 +10,8 @@ import { createModel, type ModelHandle } from '../model/provider'
 import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
 import { Runtime, runtimeHome } from '../runtime/runtime'
 import type { HistoryTable } from '../runtime/history-table'
-import { filesSide, tableSide, type StorageKind } from '../runtime/history-sides'
+import { filesSide, historySide, tableSide, type HistorySide, type StorageKind } from '../runtime/history-sides'
+import { storedRuntimes, type StoredRuntime } from '../runtime/stored-runtimes'
 import { migrateHistory, type MigrationResult } from '../runtime/migrate-history'
 import { koishiHistoryTable } from './history-table'
 import { standardWakeEngine } from '../runtime/wake/standard'
@@ -291,6 +292,24 @@ export class KotodamaService extends Service {
     const gone = all.filter(r => !this.ctx.bots[r.bot])
     for (const bot of new Set(gone.map(r => r.bot))) this.stopBot(bot)
     return all.filter(r => !gone.includes(r))
+  }
+
+  /** Every (profile, bot) with a home or stored history, running or not; none is started (docs/console.md). */
+  stored(): Promise<StoredRuntime[]> {
+    const table = this.table && (this.config.storage === 'database' || [...this.moved.values()].includes('database')) ? this.table : undefined
+    return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, table, logger: this.log })
+  }
+
+  /** The home folder of (profile, bot), running or not (SPEC §2). */
+  homeOf(profile: ProfileConfig, bot: string): string {
+    return runtimeHome(this.dataDir(), profile.id, bot)
+  }
+
+  /** The histories of (profile, bot) as its runtime would open them, without starting it; none while its database is missing. */
+  storedHistory(profile: ProfileConfig, bot: string): HistorySide | undefined {
+    const onTable = this.storageOf(profile, bot) === 'database'
+    if (onTable && !this.table) return undefined
+    return historySide({ home: this.homeOf(profile, bot), profile: profile.id, bot, logger: this.log, clock: this.clock, budget: this.descriptors, table: onTable ? this.table : undefined })
   }
 
   /** Calls `fn` when a runtime starts or stops (`key` undefined) or a conversation changes. */

@@ -48,6 +48,8 @@ export class McpConnection {
   tools: McpToolDef[] = []
   /** called whenever the tool list changed */
   onTools?: (tools: McpToolDef[]) => void
+  /** called whenever `status()` may read differently (the console page refreshes its block) */
+  onChange?: () => void
   private session?: Session
   private generation = 0
   private backoff: Backoff
@@ -85,6 +87,7 @@ export class McpConnection {
     const generation = ++this.generation
     this.state = 'starting'
     this.stderrTail = []
+    this.changed()
     try {
       const transport = openTransport(this.config, line => this.stderr(line))
       const client = new Client(CLIENT_INFO, { capabilities: {} })
@@ -118,6 +121,7 @@ export class McpConnection {
     const delay = this.backoff.take()
     this.state = 'retrying'
     this.retryAt = this.deps.clock.now() + delay
+    this.changed()
     this.deps.logger.warn(wasReady ? 'MCP server "%s" stopped: %s; restarting in %d s' : 'MCP server "%s" could not start: %s; next attempt in %d s',
       this.id, this.lastError, delay / 1000)
     this.timer = this.deps.clock.setTimeout(() => {
@@ -168,6 +172,13 @@ export class McpConnection {
     } catch (e: any) {
       this.deps.logger.error('MCP server "%s": its tools could not be offered: %s', this.id, e?.message ?? e)
     }
+    this.changed()
+  }
+
+  private changed(): void {
+    try {
+      this.onChange?.()
+    } catch {}
   }
 
   /** Wakes the calls waiting for the server: ready, or the attempt failed. */
@@ -246,6 +257,7 @@ export class McpConnection {
   /** Stops the server; resolves when its child process (stdio) is gone. */
   async stop(): Promise<void> {
     this.state = 'stopped'
+    this.changed()
     this.generation++
     this.timer?.cancel()
     this.timer = undefined

@@ -18,11 +18,14 @@ export class McpManager {
   private connections = new Map<string, McpConnection>()
   /** removals of the tools each server offers now */
   private offered = new Map<string, (() => void)[]>()
+  /** told when a server's state or tools changed */
+  private watchers = new Set<() => void>()
 
   constructor(servers: Iterable<McpServerConfig>, private deps: McpManagerDeps) {
     for (const config of servers) {
       const connection = new McpConnection(config, deps)
       connection.onTools = tools => this.offer(connection, tools)
+      connection.onChange = () => this.watchers.forEach(w => w())
       this.connections.set(config.id, connection)
     }
   }
@@ -41,6 +44,12 @@ export class McpManager {
 
   status(): McpServerStatus[] {
     return [...this.connections.values()].map(c => c.status())
+  }
+
+  /** Calls `fn` whenever a server's status changed; returns the unsubscribe. */
+  watch(fn: () => void): () => void {
+    this.watchers.add(fn)
+    return () => this.watchers.delete(fn)
   }
 
   private offer(connection: McpConnection, tools: McpToolDef[]): void {

@@ -1,13 +1,14 @@
 // Where a runtime's conversation histories live: JSONL files in its home (storage: files) or rows
 // of a database table (storage: database). Each side lists its conversations and opens one; the
-// runtime opens its configured side, a migration opens both (migrate-history.ts).
-import { readdir } from 'node:fs/promises'
+// runtime opens its configured side, a migration opens both (migrate-history.ts), and the console
+// page reads a side without a runtime (a runtime that is not running, a conversation not loaded).
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Clock } from '../util/clock'
 import type { DescriptorBudget } from '../util/descriptor-budget'
 import { isMissing } from '../resources/fs-error'
-import { safeName } from '../util/safe-name'
-import type { HistoryBackend } from './history-backend'
+import { fromSafeName, safeName } from '../util/safe-name'
+import type { HistoryBackend, HistoryTail } from './history-backend'
 import { HistoryStore } from './history-store'
 import type { HistoryTable } from './history-table'
 import { TableHistoryStore } from './table-history-store'
@@ -15,48 +16,67 @@ import type { Logger } from './types'
 
 export type StorageKind = 'files' | 'database'
 
+/** A stored conversation as its storage describes it without reading it. */
+export interface StoredHistory {
+  key: string
+  /** the file's size (files only) */
+  bytes?: number
+  /** the file's last change, ms (files only) */
+  modifiedAt?: number
+}
+
 export interface HistorySide {
   readonly kind: StorageKind
   /** keys of the conversations with a live history (not moved aside) */
   keys(): Promise<string[]>
+  /** the same conversations, with size and time where the storage tells them cheaply */
+  stored(): Promise<StoredHistory[]>
   open(key: string): HistoryBackend
+  /** The newest entries of a history, read without changing anything in storage. */
+  peek(key: string, maxEntries: number): Promise<HistoryTail>
 }
 
 /** `<home>/conversations/<safeName(key)>.jsonl`; a file moved aside has a second dot (`k.reset-<ms>.jsonl`). */
 export function filesSide(dir: string, logger: Logger, clock?: Clock, budget?: DescriptorBudget): HistorySide {
+  const path = (key: string) => join(dir, `${safeName(key)}.jsonl`)
+  const keys = async () => {
+    let names: string[]
+    try {
+      names = await readdir(dir)
+    } catch (e) {
+      if (isMissing(e)) return []
+      throw e
+    }
+    return names.filter(n => /^[^.]+\.jsonl$/.test(n)).map(n => fromSafeName(n.slice(0, -'.jsonl'.length))).sort()
+  }
   return {
     kind: 'files',
-    async keys() {
-      let names: string[]
-      try {
-        names = await readdir(dir)
-      } catch (e) {
-        if (isMissing(e)) return []
-        throw e
-      }
-      return names.filter(n => /^[^.]+\.jsonl$/.test(n)).map(n => fromSafeName(n.slice(0, -'.jsonl'.length))).sort()
+    keys,
+    async stored() {
+      // a file moved aside between readdir and stat is left out
+      const found = await Promise.all((await keys()).map(key => stat(path(key)).then((s): StoredHistory => ({ key, bytes: s.size, modifiedAt: s.mtimeMs }), (): undefined => undefined)))
+      return found.filter(Boolean)
     },
-    open: key => new HistoryStore(join(dir, `${safeName(key)}.jsonl`), logger, clock, budget),
+    open: key => new HistoryStore(path(key), logger, clock, budget),
+    peek: (key, max) => new HistoryStore(path(key), logger, clock, budget, true).loadTail(max),
   }
 }
 
 export function tableSide(table: HistoryTable, profile: string, bot: string, logger: Logger, clock?: Clock): HistorySide {
+  const keys = async () => (await table.conversations(profile, bot)).sort()
+  const open = (conversation: string) => new TableHistoryStore(table, { profile, bot, conversation }, logger, clock)
   return {
     kind: 'database',
-    keys: async () => (await table.conversations(profile, bot)).sort(),
-    open: conversation => new TableHistoryStore(table, { profile, bot, conversation }, logger, clock),
+    keys,
+    stored: async () => (await keys()).map(key => ({ key })),
+    open,
+    // reading rows changes nothing; the store only writes on append and reset
+    peek: (key, max) => open(key).loadTail(max),
   }
 }
 
-/** The inverse of `safeName` (%XX escapes of UTF-8 bytes; `%00` is the empty name). */
-function fromSafeName(name: string): string {
-  if (name === '%00') return ''
-  const bytes: number[] = []
-  for (let i = 0; i < name.length; i++) {
-    if (name[i] === '%') {
-      bytes.push(parseInt(name.slice(i + 1, i + 3), 16))
-      i += 2
-    } else bytes.push(name.charCodeAt(i))
-  }
-  return Buffer.from(bytes).toString('utf8')
+/** The side a runtime of (profile, bot) uses: the table when it is on the database, else its home's files. */
+export function historySide(o: { home: string; profile: string; bot: string; logger: Logger; clock?: Clock; budget?: DescriptorBudget; table?: HistoryTable }): HistorySide {
+  if (o.table) return tableSide(o.table, o.profile, o.bot, o.logger, o.clock)
+  return filesSide(join(o.home, 'conversations'), o.logger, o.clock, o.budget)
 }

@@ -29,8 +29,12 @@ export class HistoryStore implements HistoryBackend, Parkable {
   private size = 0
   private idleTimer?: Timer
 
-  /** `budget` caps the descriptors of all stores of the process; without one each store opens freely. */
-  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget) {
+  /**
+   * `budget` caps the descriptors of all stores of the process; without one each store opens freely.
+   * `readOnly` (the console reading a history no runtime has loaded): the file is never changed,
+   * and a torn last line is left out silently, as it may be a write in flight.
+   */
+  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget, private readOnly = false) {
     this.writes = new WriteBehind({
       queue: this.queue, clock, logger, where: () => this.path, medium: 'disk',
       write: async (pending, count) => {
@@ -107,7 +111,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
       // lines[0] is the file's line `first`; counted only when a warning needs it
       const firstLine = async () => complete ? 1 : 1 + await countNewlines(fh, pos + rest.length + 1)
       const torn = size > 0 && !(await endsWithNewline(fh, size))
-      if (torn) await this.repairTorn(size, lines[lines.length - 1] ?? Buffer.alloc(0))
+      if (torn && !this.readOnly) await this.repairTorn(size, lines[lines.length - 1] ?? Buffer.alloc(0))
       const entries: Entry[] = []
       for (let i = 0; i < lines.length; i++) {
         const text = lines[i].toString('utf8')
@@ -118,6 +122,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
           problem = entryProblem(value)
           if (!problem) entries.push(value)
         } catch {
+          if (i === lines.length - 1 && torn && this.readOnly) continue
           problem = i === lines.length - 1 && torn ? 'a torn last line, cut off' : 'not valid JSON'
         }
         if (problem) this.logger.warn('%s:%d: skipped a line of the history (%s)', this.path, await firstLine() + i, problem)
@@ -156,6 +161,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
   }
 
   append(entries: Entry[]): Promise<void> {
+    if (this.readOnly) return Promise.reject(new Error(`${this.path} is open only for reading`))
     if (!entries.length) return Promise.resolve()
     return this.writes.push([entries.map(e => JSON.stringify(e)).join('\n') + '\n'])
   }

@@ -31,4 +31,6 @@ export interface HistoryTable {
   setAside(ref: ConversationRef, at: number): Promise<number>
   /** Conversation keys of (profile, bot) that have live rows. */
   conversations(profile: string, bot: string): Promise<string[]>
+  /** Every (profile, bot) with live rows: the runtimes the console lists before they start. */
+  runtimes(): Promise<{ profile: string; bot: string }[]>
 }

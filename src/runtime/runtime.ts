@@ -22,7 +22,7 @@ import { Redactor } from '../util/redact'
 import { safeName } from '../util/safe-name'
 import { Conversation } from './conversation'
 import type { Extensions } from './extensions'
-import { filesSide, tableSide, type HistorySide } from './history-sides'
+import { historySide, type HistorySide } from './history-sides'
 import type { HistoryTable } from './history-table'
 import { acquireHome } from './home-lock'
 import { shortenFact } from './long-facts'
@@ -174,8 +174,7 @@ export class Runtime {
   /** Where this runtime's conversations keep their history. */
   history(): HistorySide {
     const o = this.options
-    if (o.historyTable) return tableSide(o.historyTable, o.profile.id, o.bot, o.logger, o.clock)
-    return filesSide(join(this.home, 'conversations'), o.logger, o.clock, o.descriptors)
+    return historySide({ home: this.home, profile: o.profile.id, bot: o.bot, logger: o.logger, clock: o.clock, budget: o.descriptors, table: o.historyTable })
   }
 
   conversationKey(channel: string): string {

@@ -6,3 +6,16 @@ export function safeName(id: string): string {
   }, '')
   return out || '%00'
 }
+
+/** The inverse of `safeName` (%XX escapes of UTF-8 bytes; `%00` is the empty name). */
+export function fromSafeName(name: string): string {
+  if (name === '%00') return ''
+  const bytes: number[] = []
+  for (let i = 0; i < name.length; i++) {
+    if (name[i] === '%') {
+      bytes.push(parseInt(name.slice(i + 1, i + 3), 16))
+      i += 2
+    } else bytes.push(name.charCodeAt(i))
+  }
+  return Buffer.from(bytes).toString('utf8')
+}

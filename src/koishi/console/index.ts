@@ -1,11 +1,14 @@
-// The console page (SPEC §12): its entry, the listeners that read the runtimes' own records
-// (authority 4, effective when an auth plugin is present), and a push when a conversation changes.
-import { Universal, type Context } from 'koishi'
+// The console page (SPEC §12): its entry, the listeners that read the runtimes' own records and
+// their storage (authority 4, effective when an auth plugin is present), and pushes when a
+// conversation or an MCP server changed.
+import type { Context } from 'koishi'
 import type {} from '@koishijs/plugin-console'
-import type { ConversationSummary, RuntimeSummary, Transcript } from '../../console-data/types'
-import { conversationSummaries, conversationTranscript, runtimeSummary } from '../../console-data/summary'
-import type { Runtime } from '../../runtime/runtime'
+import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from '../../console-data/types'
+import { conversationTranscript } from '../../console-data/summary'
+import { storedTranscript } from '../../console-data/stored'
+import { homeMedia } from '../../console-data/home-media'
 import { registerEntry } from './entry'
+import { conversationList, placeOf, runtimeList, type Place } from './places'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -15,6 +18,7 @@ declare module '@koishijs/console' {
     'kotodama/reset'(profile: string, bot: string, key: string): Promise<boolean>
     'kotodama/wake'(profile: string, bot: string, key: string): Promise<void>
     'kotodama/image'(profile: string, bot: string, url: string): Promise<string | null>
+    'kotodama/mcp'(): Promise<McpSummary[]>
   }
 }
 
@@ -24,43 +28,62 @@ const AUTHORITY = 4
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024
 /** The page is told about changes at most this often. */
 const PUSH_MS = 100
+const WAKE_REASON = 'the owner, from the console'
 
 export function registerConsole(ctx: Context) {
   registerEntry(ctx)
   const options = { authority: AUTHORITY }
-
-  async function find(profile: string, bot: string): Promise<Runtime> {
-    const runtime = (await ctx.kotodama.list()).find(r => r.profile.id === profile && r.bot === bot)
-    if (!runtime) throw new Error(`profile ${profile} is not running on ${bot}`)
-    return runtime
+  const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
+  const side = (p: Place) => {
+    if (!p.side) throw new Error(`the histories of ${p.profile.id} on ${p.bot} are in the database, and Koishi has no database service`)
+    return p.side
   }
 
-  ctx.console.addListener('kotodama/runtimes', async () => {
-    const runtimes = await ctx.kotodama.list()
-    return Promise.all(runtimes.map(r => runtimeSummary(r, ctx.bots[r.bot]?.status === Universal.Status.ONLINE)))
+  ctx.console.addListener('kotodama/runtimes', () => runtimeList(ctx), options)
+
+  ctx.console.addListener('kotodama/conversations', async (profile, bot) => conversationList(await place(profile, bot)), options)
+
+  // a loaded conversation from memory; any other from storage, read-only (nothing is loaded)
+  ctx.console.addListener('kotodama/transcript', async (profile, bot, key) => {
+    const p = await place(profile, bot)
+    const loaded = p.runtime && await conversationTranscript(p.runtime, key)
+    return loaded ?? await storedTranscript(side(p), key) ?? null
   }, options)
 
-  ctx.console.addListener('kotodama/conversations', async (profile, bot) => conversationSummaries(await find(profile, bot)), options)
-
-  ctx.console.addListener('kotodama/transcript', async (profile, bot, key) => await conversationTranscript(await find(profile, bot), key) ?? null, options)
-
   ctx.console.addListener('kotodama/reset', async (profile, bot, key) => {
-    const runtime = await find(profile, bot)
-    return !!await runtime.reset(key)
+    const p = await place(profile, bot)
+    if (p.runtime) return !!await p.runtime.reset(key)
+    // the runtime's own reset, starting it; a bot that is gone cannot start one (its runtime
+    // would stop at once), and no message can arrive for it: its stored history is set aside as
+    // a reset does
+    if (ctx.bots[bot]) return !!await (await ctx.kotodama.runtime(p.profile, bot)).reset(key)
+    const store = side(p).open(key)
+    try {
+      return !!await store.reset()
+    } finally {
+      await store.flushed()
+    }
   }, options)
 
   ctx.console.addListener('kotodama/wake', async (profile, bot, key) => {
-    const runtime = await find(profile, bot)
-    await runtime.wake(key, 'the owner, from the console')
+    const p = await place(profile, bot)
+    if (p.runtime) return p.runtime.wake(key, WAKE_REASON)
+    if (!ctx.bots[bot]) throw new Error(`bot ${bot} is not connected`)
+    // the service's normal path starts the runtime; the cross conversation has no channel to name
+    if (p.profile.mode === 'cross') return (await ctx.kotodama.runtime(p.profile, bot)).wake(key, WAKE_REASON)
+    await ctx.kotodama.wake({ profile, bot, channel: key, reason: WAKE_REASON })
   }, options)
 
-  // Images of facts and tool results, from the runtime's own assets and artifacts.
+  // Images of facts and tool results, from the runtime's own assets and artifacts (its home's, when it is not running).
   ctx.console.addListener('kotodama/image', async (profile, bot, url) => {
     if (!/^(asset|artifact):\/\//.test(url)) return null
-    const media = await (await find(profile, bot)).resources.bytes(url).catch((): undefined => undefined)
+    const p = await place(profile, bot)
+    const media = p.runtime ? await p.runtime.resources.bytes(url).catch((): undefined => undefined) : await homeMedia(p.home, url)
     if (!media || !media.mediaType.startsWith('image/') || media.data.length > MAX_IMAGE_BYTES) return null
     return `data:${media.mediaType};base64,${media.data.toString('base64')}`
   }, options)
+
+  ctx.console.addListener('kotodama/mcp', async () => ctx.kotodama.mcpStatus(), options)
 
   // Changes are collected and pushed together; the page fetches what it shows again.
   let changed: { profile: string; bot: string; key?: string }[] = []
@@ -75,8 +98,13 @@ export function registerConsole(ctx: Context) {
     }
     push()
   })
+  // an MCP server changed state or tools: the page asks `kotodama/mcp` again
+  const pushMcp = ctx.throttle(() => void ctx.console.broadcast('kotodama/mcp-changed', {}, options), PUSH_MS)
+  const unwatchMcp = ctx.kotodama.mcp.watch(() => pushMcp())
   ctx.on('dispose', () => {
     unwatch()
+    unwatchMcp()
     push.dispose()
+    pushMcp.dispose()
   })
 }
