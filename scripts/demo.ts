@@ -2,12 +2,11 @@
 // kotodama's own page) and this plugin loaded from src/. It runs through @koishijs/loader from a
 // koishi.yml it writes into its folder (scripts/demo-loader.ts), because the config page needs the
 // loader. `npm start -- --offline` swaps the LLM for scripts/offline-model.ts.
-import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Logger, type Context } from 'koishi'
 import type { TypingConfig } from '../src'
 import { createLoaderApp, showOwnPackage } from './demo-loader'
+import { ensureClientBuilt } from './client-build'
 import { startOfflineModel, type OfflineModel } from './offline-model'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1'
@@ -163,11 +162,7 @@ async function main() {
     return
   }
   const env = process.env
-  // the kotodama page of the console is built from client/ (npm run build does it too)
-  if (!existsSync(join(__dirname, '..', 'dist', 'index.js'))) {
-    process.stdout.write('building the console page (client/ → dist/)…\n')
-    execFileSync(process.execPath, [join(__dirname, 'build-client.mjs')], { stdio: 'inherit' })
-  }
+  ensureClientBuilt(line => process.stdout.write(line + '\n'))
   // the log page (and this terminal) show the mind's debug lines: turns, tool calls, why a turn ended
   new Logger('kotodama').level = Logger.DEBUG
   const demo = await startDemo({

@@ -2,7 +2,6 @@
 // sandbox, config and log pages, the plugin with the offline model) on a free port, Debian's
 // chromium driven by playwright-core. Screenshots go to test-output/browser/ (git ignores it).
 import { expect } from 'chai'
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -12,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { deflateSync } from 'node:zlib'
 import { startDemo, type Demo } from '../scripts/demo'
+import { ensureClientBuilt } from '../scripts/client-build'
 import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
 
@@ -57,8 +57,8 @@ describe('console page in a real browser', function () {
       console.log(`    skipped: no browser at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`)
       this.skip()
     }
-    // a fresh clone runs `npm test` right after `npm ci`: build the page once (about 2 s)
-    if (!existsSync(join(ROOT, 'dist', 'index.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'ignore' })
+    // a fresh clone runs `npm test` right after `npm ci`, a checkout may have changed client/: (re)build the page (about 2 s)
+    ensureClientBuilt()
     await mkdir(SHOTS, { recursive: true })
     // as in `npm start`: the mind's debug lines reach the log page, not the test's output
     Logger.targets[0].levels = { base: 1 }
