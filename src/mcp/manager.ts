@@ -18,6 +18,8 @@ export class McpManager {
   private connections = new Map<string, McpConnection>()
   /** removals of the tools each server offers now */
   private offered = new Map<string, (() => void)[]>()
+  /** the names each server's tools are offered under now */
+  private names = new Map<string, Set<string>>()
 
   constructor(servers: Iterable<McpServerConfig>, private deps: McpManagerDeps) {
     for (const config of servers) {
@@ -45,11 +47,15 @@ export class McpManager {
 
   private offer(connection: McpConnection, tools: McpToolDef[]): void {
     this.withdraw(connection.id)
-    const taken = new Set<string>()
+    // names other servers use count as taken: 'a.b' + 'c' and 'a' + 'b.c' both make a_b_c
+    const others = [...this.names].filter(([id]) => id !== connection.id).flatMap(([, n]) => [...n])
+    const taken = new Set<string>(others)
+    const mine = new Set<string>()
     const removals: (() => void)[] = []
     for (const def of tools) {
       const name = mcpToolName(connection.id, def.name, taken)
       taken.add(name)
+      mine.add(name)
       const schema = mcpInputSchema(def.inputSchema)
       try {
         removals.push(this.deps.addTool(name, view => view.profile.mcp?.includes(connection.id) ? mcpTool(connection, def, schema) : undefined))
@@ -58,11 +64,13 @@ export class McpManager {
       }
     }
     this.offered.set(connection.id, removals)
+    this.names.set(connection.id, mine)
   }
 
   private withdraw(id: string): void {
     this.offered.get(id)?.forEach(remove => remove())
     this.offered.delete(id)
+    this.names.delete(id)
   }
 
   /** Stops every server; resolves when their child processes are gone. */
