@@ -80,7 +80,7 @@ describe('history, configuration and the service', function () {
   })
 
   it('bad mcp and memory values are reported with their paths: a bad server or an unknown one is left out, a bad pinned URL or quota stops its profile', async () => {
-    const server = (id: any) => ({ id, transport: 'stdio', command: '/nonexistent/mcp', args: [], env: {}, url: '', headers: {}, timeoutMs: 1000 })
+    const server = (id: any) => ({ id, transport: 'stdio', command: '/nonexistent/mcp', args: [] as string[], env: {}, url: '', headers: {}, timeoutMs: 1000 })
     h = await Harness.start({
       mcp: { servers: [server(''), server('a/b'), server(' pad'), server('Dup'), server('dup'), { ...server('web'), transport: 'http', url: 'ftp://x' }] },
       profiles: [
