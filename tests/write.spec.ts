@@ -132,6 +132,12 @@ describe('write (SPEC §13)', function () {
     expect(both).to.match(/exactly one of content, append, edit, remove, moveTo/)
     expect(none).to.match(/one of content, append, edit, remove, moveTo/)
     expect(existsSync(join(local, 'x.md'))).to.equal(false)
+    // a name the file system cannot hold is a bad URL for both tools, not a disk failure
+    const long = `local://memory/${'n'.repeat(300)}.md`
+    const tooLong = await write({ url: long, content: 'x' })
+    expect(tooLong.error.code).to.equal('invalid_url')
+    expect(tooLong.error.message).to.include('too long for the file system')
+    expect(await read(long)).to.match(/^invalid_url: .*too long for the file system/)
   })
 
   it('path escapes get the code read gives them (forbidden or invalid_url) and write nothing', async () => {

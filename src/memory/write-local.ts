@@ -49,7 +49,7 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
     try {
       unlinkSync(t.where.path)
     } catch (e) {
-      throw fsError(e, t.url)
+      throw fsError(e, t.url, 'write')
     }
     forget(ctx, t)
     return { ok: true, url: t.url, bytes: 0, lines: 0 }
@@ -113,7 +113,7 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
     await atomicWrite(t.where.path, data)
   } catch (e) {
     undo(created)
-    throw fsError(e, t.url)
+    throw fsError(e, t.url, 'write')
   }
   const st = statSync(t.where.path)
   ctx.files.setFile(t.rel, st, text)
@@ -161,7 +161,7 @@ function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: 
     renameSync(from.where.path, dest.where.path)
   } catch (e) {
     undo(created)
-    throw fsError(e, dest.url)
+    throw fsError(e, dest.url, 'write')
   }
   forget(ctx, from)
   const st = statSync(dest.where.path)
