@@ -104,6 +104,8 @@ describe('write (SPEC §13)', function () {
     expect(away.error.code).to.equal('forbidden')
     expect([await disk('a.md'), await disk('b.md')]).to.deep.equal(['A', 'B'])
     expect(await write({ url: 'local://a.md', moveTo: 'local://a.md' })).to.deep.equal({ ok: true, url: 'local://a.md', bytes: 1, lines: 1 })
+    // spaces around either URL are trimmed alike
+    expect(await write({ url: ' local://a.md ', moveTo: ' local://c.md\n' })).to.deep.equal({ ok: true, url: 'local://c.md', bytes: 1, lines: 1 })
   })
 
   it('bad URLs are invalid_url; read-only schemes are forbidden; a wrong form is explained', async () => {

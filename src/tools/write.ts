@@ -34,7 +34,8 @@ function requestOf(input: WriteInput): WriteRequest {
   if (input.append !== undefined) return { append: input.append }
   if (input.edit !== undefined) return { edit: { find: input.edit.find, replace: input.edit.replace } }
   if (input.remove) return { remove: true }
-  return { moveTo: input.moveTo! }
+  // trimmed as url is: a URL copied with a space around it names the same file
+  return { moveTo: input.moveTo!.trim() }
 }
 
 export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
