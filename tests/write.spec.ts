@@ -130,10 +130,18 @@ describe('write (SPEC §13)', function () {
     for (const r of results) expect(r.ok).to.equal(false)
     expect(results[10].error.message).to.include('local://')
     expect(await readdir(local)).to.deep.equal(['memory'])
-    const [both, none] = await step(call('write', { url: 'local://x.md', content: 'a', append: 'b' }), call('write', { url: 'local://x.md' }))
+    const [both, none, allNull] = await step(
+      call('write', { url: 'local://x.md', content: 'a', append: 'b' }), call('write', { url: 'local://x.md' }),
+      call('write', { url: 'local://x.md', content: null, append: null, edit: null, remove: false, moveTo: null }))
     expect(both).to.match(/exactly one of content, append, edit, remove, moveTo/)
     expect(none).to.match(/one of content, append, edit, remove, moveTo/)
+    expect(allNull).to.match(/one of content, append, edit, remove, moveTo beside url/)
     expect(existsSync(join(local, 'x.md'))).to.equal(false)
+    // fields a model fills with null (or remove: false) are not given: the one real form is made
+    const filled = { content: null, append: null, edit: null, remove: false, moveTo: null }
+    expect(await write({ ...filled, url: 'local://x.md', content: 'x\n' })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
+    expect(await write({ ...filled, url: 'local://x.md', edit: { find: 'x', replace: 'y' } })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
+    expect(await write({ ...filled, url: 'local://x.md', remove: true })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 0, lines: 0 })
     // a name the file system cannot hold is a bad URL for both tools, not a disk failure
     const long = `local://memory/${'n'.repeat(300)}.md`
     const tooLong = await write({ url: long, content: 'x' })
