@@ -182,4 +182,14 @@ describe('memorySection (pure)', () => {
     expect(tight).to.include('### local://b.md (pinned, 1 byte)\nb')
     expect(tight).to.include('### local://c.md (pinned, 900 bytes): over the memory budget; read({url: "local://c.md"})')
   })
+
+  it('many pinned files over the budget never push the index out; each is still named with a read call', () => {
+    const pinned = [{ url: 'local://memory/core.md', text: 'c'.repeat(20000), bytes: 20000 }]
+    for (let i = 0; i < 12; i++) pinned.push({ url: `local://memory/pinned-note-with-a-long-name-${i}.md`, text: 'p'.repeat(3000), bytes: 3000 })
+    const text = memorySection({ pinned, index: entries(50), folder: 'local://memory/' })
+    expect(text.length).to.be.at.most(MEMORY_BUDGET)
+    expect(text).to.include('### Index of local://memory/ (50 files)')
+    expect(text).to.match(/\[\d+ more files? not listed; read\(\{url: "local:\/\/memory\/"\}\) lists the folder\]/)
+    for (let i = 0; i < 12; i++) expect(text).to.include(`read({url: "local://memory/pinned-note-with-a-long-name-${i}.md"})`)
+  })
 })
