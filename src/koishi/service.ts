@@ -22,7 +22,7 @@ import { TextCache } from '../resources/text'
 import type { Platform } from '../runtime/types'
 import { systemClock, type Clock } from '../util/clock'
 import { KeyedQueue } from '../util/keyed-queue'
-import { DescriptorBudget } from '../util/descriptor-budget'
+import { DescriptorBudget, descriptorSlots } from '../util/descriptor-budget'
 import { LoadedConversations } from '../runtime/loaded-conversations'
 import type { Logger } from '../util/logger'
 import { Redactor } from '../util/redact'
@@ -65,7 +65,7 @@ export class KotodamaService extends Service {
   readonly vision = new VisionCache()
   readonly files = new TextCache()
   /** history files open at once, whatever the number of conversations (issue 15) */
-  readonly descriptors = new DescriptorBudget(64)
+  readonly descriptors = new DescriptorBudget(descriptorSlots())
   /** conversations whose history tail stays in memory, whatever the number of channels (issue 15) */
   readonly loaded = new LoadedConversations(1000)
   /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */

@@ -10,6 +10,7 @@ import type { Entry, Logger } from './types'
 import { SerialQueue } from '../util/serial-queue'
 import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
+import { WriteBehind } from './write-behind'
 import { entryProblem } from './entry-shape'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
 import type { HistoryBackend } from './history-backend'
@@ -17,26 +18,27 @@ import type { HistoryBackend } from './history-backend'
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
 const TAIL_CHUNK = 256 * 1024
-/** Unwritten entries are tried again after this long, doubling up to RETRY_MAX_MS. */
-const RETRY_MS = 1000
-const RETRY_MAX_MS = 60_000
 const NL = 10
 
 export class HistoryStore implements HistoryBackend, Parkable {
   private queue = new SerialQueue()
-  /** serialized entries not yet on disk, oldest first */
-  private pending: string[] = []
-  private waiting?: Promise<void>
+  /** serialized entries not yet on disk, oldest first; coalesced and retried */
+  private writes: WriteBehind<string>
   private handle?: FileHandle
   /** the file's size as this store last wrote or repaired it */
   private size = 0
   private idleTimer?: Timer
-  private retryTimer?: Timer
-  private retryMs = RETRY_MS
-  private failing = false
 
   /** `budget` caps the descriptors of all stores of the process; without one each store opens freely. */
-  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget) {}
+  constructor(readonly path: string, private logger: Logger, private clock: Clock = systemClock, private budget?: DescriptorBudget) {
+    this.writes = new WriteBehind({
+      queue: this.queue, clock, logger, where: () => this.path, medium: 'disk',
+      write: async (pending, count) => {
+        await this.write(Buffer.from(pending.slice(0, count).join(''), 'utf8'))
+        pending.splice(0, count)
+      },
+    })
+  }
 
   get where(): string {
     return this.path
@@ -48,7 +50,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
   }
 
   get stuck(): boolean {
-    return this.failing
+    return this.writes.failing
   }
 
   async storedBytes(): Promise<number> {
@@ -57,7 +59,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
 
   /** Entries appended but not yet written (a full disk, a read-only home). */
   get unwritten(): number {
-    return this.pending.length
+    return this.writes.pending.length
   }
 
   /**
@@ -136,7 +138,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
       whole = !entryProblem(JSON.parse(last.toString('utf8')))
     } catch {}
     if (whole) {
-      this.pending.unshift('\n')
+      this.writes.pending.unshift('\n')
       return
     }
     const cut = size - last.length
@@ -149,52 +151,13 @@ export class HistoryStore implements HistoryBackend, Parkable {
       }
     } catch {
       // a read-only home: at least never glue the next entry onto the fragment
-      this.pending.unshift('\n')
+      this.writes.pending.unshift('\n')
     }
   }
 
   append(entries: Entry[]): Promise<void> {
     if (!entries.length) return Promise.resolve()
-    this.pending.push(entries.map(e => JSON.stringify(e)).join('\n') + '\n')
-    return this.schedule()
-  }
-
-  /** Everything queued before the write starts goes out with it. */
-  private schedule(): Promise<void> {
-    this.waiting ??= this.queue.run(async () => {
-      this.waiting = undefined
-      await this.writePending()
-    })
-    return this.waiting
-  }
-
-  private async writePending(): Promise<void> {
-    if (!this.pending.length) return
-    const data = Buffer.from(this.pending.join(''), 'utf8')
-    const count = this.pending.length
-    try {
-      await this.write(data)
-      this.pending.splice(0, count)
-      if (this.failing) this.logger.info('%s: the history is written again (%d entries that had waited)', this.path, count)
-      this.failing = false
-      this.retryMs = RETRY_MS
-      this.retryTimer?.cancel()
-      this.retryTimer = undefined
-    } catch (e: any) {
-      if (!this.failing) this.logger.error('%s: could not write the history (%s); %d entries are kept in memory and written when the disk allows', this.path, e?.code ?? e?.message ?? e, this.pending.length)
-      this.failing = true
-      this.retryLater()
-      throw e
-    }
-  }
-
-  private retryLater(): void {
-    if (this.retryTimer) return
-    this.retryTimer = this.clock.setTimeout(() => {
-      this.retryTimer = undefined
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
-      this.schedule().catch(() => {})
-    }, this.retryMs).unref()
+    return this.writes.push([entries.map(e => JSON.stringify(e)).join('\n') + '\n'])
   }
 
   /** One write of whole lines at the end of the file; on a short or failed write the file is cut back. */
@@ -245,7 +208,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
     } catch (e: any) {
       // the fragment stays; a newline first keeps the next line whole
       this.logger.error('%s: could not cut a partly written line (%s)', this.path, e?.code ?? e?.message ?? e)
-      this.pending.unshift('\n')
+      this.writes.pending.unshift('\n')
       await this.close()
     }
   }
@@ -268,7 +231,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
   reset(why = 'reset'): Promise<string | undefined> {
     return this.queue.run(async () => {
       await this.close()
-      this.pending = []
+      this.writes.pending = []
       try {
         await stat(this.path)
       } catch {
@@ -287,12 +250,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
 
   /** Resolves when everything appended so far was written (or could not be), and closes the file. */
   async flushed(): Promise<void> {
-    this.retryTimer?.cancel()
-    this.retryTimer = undefined
-    await this.queue.idle()
-    if (this.pending.length) await this.queue.run(() => this.writePending()).catch(() => {
-      this.logger.error('%s: %d history entries could not be written before stopping', this.path, this.pending.length)
-    })
+    await this.writes.flushed()
     await this.queue.run(() => this.close())
   }
 }

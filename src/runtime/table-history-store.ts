@@ -11,12 +11,11 @@ import type { HistoryBackend, HistoryTail } from './history-backend'
 import type { ConversationRef, HistoryRow, HistoryTable } from './history-table'
 import { entryProblem } from './entry-shape'
 import { SerialQueue } from '../util/serial-queue'
-import { systemClock, type Clock, type Timer } from '../util/clock'
+import { systemClock, type Clock } from '../util/clock'
+import { WriteBehind } from './write-behind'
 
 /** Rows per statement: large batches stay under drivers' statement limits. */
 const BATCH = 200
-const RETRY_MS = 1000
-const RETRY_MAX_MS = 60_000
 
 interface PendingRow {
   seq?: number
@@ -26,24 +25,21 @@ interface PendingRow {
 
 export class TableHistoryStore implements HistoryBackend {
   private queue = new SerialQueue()
-  private pending: PendingRow[] = []
-  private waiting?: Promise<void>
+  /** rows not yet stored, oldest first; coalesced and retried */
+  private writes: WriteBehind<PendingRow>
   /** the highest seq stored or assigned; read from the table before the first write */
   private last?: number
-  private retryTimer?: Timer
-  private retryMs = RETRY_MS
-  private failing = false
-  /** after `flushed`: a stopped store tries no more (the next runtime's store owns the conversation) */
-  private stopped = false
 
-  constructor(private table: HistoryTable, readonly ref: ConversationRef, private logger: Logger, private clock: Clock = systemClock) {}
+  constructor(private table: HistoryTable, readonly ref: ConversationRef, private logger: Logger, private clock: Clock = systemClock) {
+    this.writes = new WriteBehind({ queue: this.queue, clock, logger, where: () => this.where, medium: 'database', write: (pending, count) => this.writeRows(pending, count) })
+  }
 
   get where(): string {
     return `table ${this.table.name}, conversation ${this.ref.conversation} of profile ${this.ref.profile} on ${this.ref.bot}`
   }
 
   get stuck(): boolean {
-    return this.failing
+    return this.writes.failing
   }
 
   /** A table does not tell a conversation's bytes without reading its rows. */
@@ -52,7 +48,7 @@ export class TableHistoryStore implements HistoryBackend {
   }
 
   get unwritten(): number {
-    return this.pending.length
+    return this.writes.pending.length
   }
 
   async load(): Promise<Entry[]> {
@@ -87,59 +83,26 @@ export class TableHistoryStore implements HistoryBackend {
 
   append(entries: Entry[]): Promise<void> {
     if (!entries.length) return Promise.resolve()
-    for (const e of entries) this.pending.push({ at: e.at, entry: JSON.stringify(e) })
-    return this.schedule()
+    return this.writes.push(entries.map(e => ({ at: e.at, entry: JSON.stringify(e) })))
   }
 
-  /** Everything queued before the write starts goes out with it. */
-  private schedule(): Promise<void> {
-    this.waiting ??= this.queue.run(async () => {
-      this.waiting = undefined
-      await this.writePending()
-    })
-    return this.waiting
-  }
-
-  /** Writes the entries pending when it starts; entries appended meanwhile go with the next write. */
-  private async writePending(): Promise<void> {
-    const count = this.pending.length
-    if (!count) return
-    try {
-      this.last ??= await this.table.lastSeq(this.ref)
-      // numbered once, in append order: a retry writes the same rows again
-      for (const row of this.pending.slice(0, count)) row.seq ??= ++this.last
-      for (let left = count; left > 0;) {
-        const batch = this.pending.slice(0, Math.min(BATCH, left)) as HistoryRow[]
-        await this.table.write(this.ref, batch)
-        this.pending.splice(0, batch.length)
-        left -= batch.length
-      }
-      if (this.failing) this.logger.info('%s: the history is written again (%d entries that had waited)', this.where, count)
-      this.failing = false
-      this.retryMs = RETRY_MS
-      this.retryTimer?.cancel()
-      this.retryTimer = undefined
-    } catch (e: any) {
-      if (!this.failing) this.logger.error('%s: could not write the history (%s); %d entries are kept in memory and written when the database allows', this.where, e?.message ?? e, this.pending.length)
-      this.failing = true
-      this.retryLater()
-      throw e
+  /** Writes the rows pending when the write starts; rows appended meanwhile go with the next one. */
+  private async writeRows(pending: PendingRow[], count: number): Promise<void> {
+    this.last ??= await this.table.lastSeq(this.ref)
+    // numbered once, in append order: a retry writes the same rows again
+    for (const row of pending.slice(0, count)) row.seq ??= ++this.last
+    for (let left = count; left > 0;) {
+      const batch = pending.slice(0, Math.min(BATCH, left)) as HistoryRow[]
+      await this.table.write(this.ref, batch)
+      pending.splice(0, batch.length)
+      left -= batch.length
     }
-  }
-
-  private retryLater(): void {
-    if (this.retryTimer || this.stopped) return
-    this.retryTimer = this.clock.setTimeout(() => {
-      this.retryTimer = undefined
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
-      this.schedule().catch(() => {})
-    }, this.retryMs).unref()
   }
 
   /** Sets the live rows aside (kotodama.reset, migration); nothing is deleted. */
   reset(why = 'reset'): Promise<string | undefined> {
     return this.queue.run(async () => {
-      this.pending = []
+      this.writes.pending = []
       const at = this.clock.now()
       const moved = await this.table.setAside(this.ref, at)
       return moved ? `${this.where}: ${moved} rows set aside (${why} at ${at})` : undefined
@@ -151,12 +114,6 @@ export class TableHistoryStore implements HistoryBackend {
   }
 
   async flushed(): Promise<void> {
-    this.stopped = true
-    this.retryTimer?.cancel()
-    this.retryTimer = undefined
-    await this.queue.idle()
-    if (this.pending.length) await this.queue.run(() => this.writePending()).catch(() => {
-      this.logger.error('%s: %d history entries could not be written before stopping', this.where, this.pending.length)
-    })
+    await this.writes.flushed()
   }
 }

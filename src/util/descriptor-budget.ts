@@ -3,6 +3,7 @@
 // operation, sockets included). A store takes a slot before opening its file and gives it back
 // when it closes; while its file is open but idle it is "parked", and a store that needs a slot
 // when none is free closes the least recently parked one first.
+import { readFileSync } from 'node:fs'
 
 export interface Parkable {
   /** Closes the idle handle (in the holder's own order of work); gives its slot back when done. */
@@ -63,4 +64,24 @@ export class DescriptorBudget {
   unpark(holder: Parkable): void {
     this.parked.delete(holder)
   }
+}
+
+/**
+ * Slots for a process whose soft limit of open files is `soft`: a quarter of it (sockets, assets,
+ * the sandbox and Koishi need the rest), at least 16 and at most 512. Linux tells the limit in
+ * /proc/self/limits; elsewhere 64.
+ */
+export function descriptorSlots(limits?: string): number {
+  let text = limits
+  if (text === undefined) {
+    try {
+      text = readFileSync('/proc/self/limits', 'utf8')
+    } catch {
+      return 64
+    }
+  }
+  const soft = /^Max open files\s+(\d+|unlimited)/m.exec(text)?.[1]
+  if (!soft) return 64
+  if (soft === 'unlimited') return 512
+  return Math.min(512, Math.max(16, Math.floor(Number(soft) / 4)))
 }

@@ -8,7 +8,7 @@ import { readdirSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { HistoryStore } from '../../src/runtime/history-store'
 import type { Entry } from '../../src/runtime/types'
-import { DescriptorBudget } from '../../src/util/descriptor-budget'
+import { DescriptorBudget, descriptorSlots } from '../../src/util/descriptor-budget'
 
 const fact = (n: number, channel: string): Entry => ({
   type: 'fact', at: 0, fact: { id: String(n), at: 0, bot: 'x:1', channel, direct: false, user: { id: 'u', name: 'U' }, content: `message ${n}` },
@@ -52,6 +52,16 @@ describe('descriptor budget', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('takes a quarter of the soft limit of open files, within 16 and 512', () => {
+    const limits = (soft: string) => `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                 1048576              files\n`
+    expect(descriptorSlots(limits('256'))).to.equal(64)
+    expect(descriptorSlots(limits('1024'))).to.equal(256)
+    expect(descriptorSlots(limits('40'))).to.equal(16)
+    expect(descriptorSlots(limits('1048576'))).to.equal(512)
+    expect(descriptorSlots(limits('unlimited'))).to.equal(512)
+    expect(descriptorSlots('no such line')).to.equal(64)
   })
 
   it('3,000 conversations under a limit of 256 descriptors: every fact on disk, no EMFILE', async function () {

@@ -23,11 +23,13 @@ describe('a runtime stopping under an incoming message', () => {
       return receive(fact)
     }
     await alice.receive('second')
-    await h.settled()
+    const file = join(h.dataDir, 'neko', 'mock', '514', 'conversations', 'group%3Aroom.jsonl')
+    const facts = async () => (await readFile(file, 'utf8')).trim().split('\n').map(l => JSON.parse(l)).filter(e => e.type === 'fact').map(e => e.fact.content)
+    // the message goes to a runtime that starts after this one stopped: wait for it to be written
+    for (let i = 0; i < 200 && (await facts()).length < 2; i++) await h.idle(10)
+    expect(await facts()).to.deep.equal(['first', 'second'])
     const [next] = await h.app.kotodama.list()
     expect(next).to.not.equal(first)
-    const lines = (await readFile(join(h.dataDir, 'neko', 'mock', '514', 'conversations', 'group%3Aroom.jsonl'), 'utf8')).trim().split('\n')
-    expect(lines.map(l => JSON.parse(l)).filter(e => e.type === 'fact').map(e => e.fact.content)).to.deep.equal(['first', 'second'])
     expect(h.warnings().filter(w => /could not be stored/.test(w))).to.deep.equal([])
   })
 })
