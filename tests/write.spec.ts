@@ -138,7 +138,7 @@ describe('write (SPEC §13)', function () {
     expect(allNull).to.match(/one of content, append, edit, remove, moveTo beside url/)
     expect(existsSync(join(local, 'x.md'))).to.equal(false)
     // fields a model fills with null (or remove: false) are not given: the one real form is made
-    const filled = { content: null, append: null, edit: null, remove: false, moveTo: null }
+    const filled: Record<string, unknown> = { content: null, append: null, edit: null, remove: false, moveTo: null }
     expect(await write({ ...filled, url: 'local://x.md', content: 'x\n' })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
     expect(await write({ ...filled, url: 'local://x.md', edit: { find: 'x', replace: 'y' } })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
     expect(await write({ ...filled, url: 'local://x.md', remove: true })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 0, lines: 0 })
