@@ -146,6 +146,16 @@ describe('memory in every request (SPEC §13)', function () {
     let [system] = await turn()
     expect(sectionOf(system)).to.include('### local://notes/todo.md (pinned, 17 bytes)\nwater the plants')
     expect(sectionOf(system)).to.not.include('Index of')
+    expect(system).to.include('The pinned files (in full) and an index of the folder follow below')
+    await h.stop()
+
+    // nothing pinned and no index: no section, and the protocol does not promise one
+    await start({ memory: { index: false, pinned: [] } })
+    ;[system] = await turn()
+    expect(system).to.include('Keep it with the write tool')
+    expect(system).to.not.include('## Memory')
+    expect(system).to.not.include('follow below')
+    expect(toolNamesOf(h.server.requests[0])).to.include('write')
     await h.stop()
 
     await start({ memory: { enabled: false } })
