@@ -72,6 +72,21 @@ describe('MCP parts (SPEC §14)', () => {
     expect(added).to.have.members(['a_b_c', added[1], 'a_d'])
   })
 
+  it('a server\'s tool whose name would be a built-in tool\'s gets the hash instead of being left out', () => {
+    const added: string[] = []
+    const warned: string[] = []
+    const logger = { debug() {}, info() {}, warn: (...a: any[]) => warned.push(a.join(' ')), error() {} }
+    const clock: Clock = { now: () => 0, monotonic: () => 0, queueMicrotask, setTimeout: () => { const t = { cancel() {}, unref: () => t }; return t } }
+    const ext = new Extensions()
+    const manager = new McpManager([{ id: 'send', transport: 'stdio', command: 'x', args: [], env: {}, url: '', headers: {}, timeoutMs: 500 }], {
+      logger, clock, addTool: (name, factory) => { added.push(name); return ext.addTool(name, factory) },
+    })
+    manager.connection('send').onTools([{ name: 'message', inputSchema: { type: 'object' } }])
+    expect(added).to.have.length(1)
+    expect(added[0]).to.match(/^send_message_[0-9a-f]{8}$/)
+    expect(warned).to.deep.equal([])
+  })
+
   it('mcp:// URLs keep the server URI whole', () => {
     expect(parseMcpUrl('mcp://files/file:///tmp/a b.txt?x=1')).to.deep.equal({ server: 'files', uri: 'file:///tmp/a b.txt?x=1' })
     expect(() => parseMcpUrl('mcp://files')).to.throw(/write mcp:\/\/<server>\/<resource uri>/)

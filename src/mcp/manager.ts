@@ -3,7 +3,7 @@
 // whenever the server lists new ones; a runtime gets them when its profile names the server.
 import type { Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from '../config/types'
-import type { ToolFactory } from '../runtime/extensions'
+import { BUILTIN_TOOLS, type ToolFactory } from '../runtime/extensions'
 import { McpConnection, type ConnectionDeps, type McpServerStatus } from './connection'
 import { mcpInputSchema } from './input-schema'
 import { mcpToolName } from './names'
@@ -47,9 +47,10 @@ export class McpManager {
 
   private offer(connection: McpConnection, tools: McpToolDef[]): void {
     this.withdraw(connection.id)
-    // names other servers use count as taken: 'a.b' + 'c' and 'a' + 'b.c' both make a_b_c
+    // names other servers use count as taken ('a.b' + 'c' and 'a' + 'b.c' both make a_b_c), and
+    // kotodama's own tools (server 'send' + tool 'message' is not send_message)
     const others = [...this.names].filter(([id]) => id !== connection.id).flatMap(([, n]) => [...n])
-    const taken = new Set<string>(others)
+    const taken = new Set<string>([...BUILTIN_TOOLS, ...others])
     const mine = new Set<string>()
     const removals: (() => void)[] = []
     for (const def of tools) {
