@@ -52,6 +52,8 @@ describe('write (SPEC §13)', function () {
     expect(again).to.deep.equal({ ok: true, url: 'local://memory/people/alice.md', bytes: Buffer.byteLength('Alice — 猫が好き'), lines: 1 })
     expect(await disk('memory/people/alice.md')).to.equal('Alice — 猫が好き')
     expect((await write({ url: 'local://empty.txt', content: '' }))).to.deep.equal({ ok: true, url: 'local://empty.txt', bytes: 0, lines: 0 })
+    // the result's url is the canonical one, as the memory index writes it
+    expect((await write({ url: 'LOCAL:///memory/people/alice.md', append: '' })).url).to.equal('local://memory/people/alice.md')
   })
 
   it('append creates a missing file and adds to an existing one', async () => {

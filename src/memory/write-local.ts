@@ -59,7 +59,8 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
 
 function locate(ctx: WriteContext, rawUrl: string): Target {
   const u = parseFileUrl(rawUrl)
-  const url = formatFileUrl({ ...u, selectors: [], view: undefined, offset: undefined })
+  // the canonical URL, as the memory index writes it (local:///a.md is local://a.md)
+  const url = formatFileUrl({ ...u, rooted: false, selectors: [], view: undefined, offset: undefined })
   if (u.scheme !== 'local') throw new ResourceError('forbidden', `${clip(rawUrl)}: this writer writes local:// only`)
   if (u.selectors.length || u.view || u.offset !== undefined || rawUrl.includes('?')) {
     throw new ResourceError('invalid_url', `${clip(rawUrl)}: write takes a plain file URL, without line selectors or a query`)
