@@ -138,6 +138,15 @@ describe('memory in every request (SPEC §13)', function () {
     expect(status, status).to.include('memory (local://): 2 files, 8 bytes (limits 1000 files, 67108864 bytes)')
   })
 
+  it('a file pinned twice, under two spellings of its URL, is shown once', async () => {
+    await start({ memory: { pinned: ['local://memory/core.md', 'LOCAL:///memory/core.md', 'local://memory/other.md'] } })
+    await mkdir(join(local, 'memory'), { recursive: true })
+    await writeFile(join(local, 'memory', 'core.md'), 'only once\n')
+    const [system] = await turn()
+    expect(sectionOf(system).split('only once')).to.have.length(2)
+    expect(sectionOf(system)).to.include('### local://memory/other.md (pinned): does not exist yet')
+  })
+
   it('switches: index off shows only pinned files; memory off shows no section, no paragraph, no write', async () => {
     await start({ memory: { index: false, pinned: ['local://memory/core.md', 'local://notes/todo.md'] } })
     await mkdir(join(local, 'notes'), { recursive: true })
