@@ -79,6 +79,35 @@ describe('history, configuration and the service', function () {
     expect((await h.app.kotodama.list()).map(r => r.profile.id)).to.deep.equal(['good'])
   })
 
+  it('bad mcp and memory values are reported with their paths: a bad server or an unknown one is left out, a bad pinned URL or quota stops its profile', async () => {
+    const server = (id: any) => ({ id, transport: 'stdio', command: '/nonexistent/mcp', args: [] as string[], env: {}, url: '', headers: {}, timeoutMs: 1000 })
+    h = await Harness.start({
+      mcp: { servers: [server(''), server('a/b'), server(' pad'), server('Dup'), server('dup'), { ...server('web'), transport: 'http', url: 'ftp://x' }] },
+      profiles: [
+        { id: 'pins', model: 'main', claims: [{ bot: '*', channels: ['room9'] }], memory: { pinned: ['memory/core.md', 'local://memory/', 'local://memory/a.md:3', 'local://memory/a.md?view=meta', 'local://../x.md'] } },
+        { id: 'quota', model: 'main', claims: [{ bot: '*', channels: ['room8'] }], memory: { maxFiles: 1.5, maxFileBytes: -1 } },
+        { id: 'good', model: 'main', claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, mcp: ['ghost', 'Dup', 'web'] },
+      ],
+    })
+    const w = h.warnings()
+    const has = (re: RegExp) => expect(w.some(l => re.test(l)), `${re} in\n${w.join('\n')}`).to.equal(true)
+    has(/^config mcp\.servers\[0\]\.id must not be empty/)
+    has(/^config mcp\.servers\[1\]\.id must not contain "\/"/)
+    has(/^config mcp\.servers\[2\]\.id must not start or end with a space/)
+    has(/^config mcp\.servers\[4\]\.id duplicates the id of an earlier server/)
+    has(/^config mcp\.servers\[5\]\.url must be an http/)
+    for (const [i, why] of [[0, 'must be a local:// file URL'], [1, 'names a folder'], [2, 'must be a plain file URL'], [3, 'must be a plain file URL'], [4, 'is not a valid URL']] as const) {
+      has(new RegExp(`^profile "pins" does not start: config profiles\\[0\\]\\.memory\\.pinned\\[${i}\\] ${why}`))
+    }
+    has(/^profile "quota" does not start: config profiles\[1\]\.memory\.maxFiles must be a whole number >= 0/)
+    has(/^profile "quota" does not start: config profiles\[1\]\.memory\.maxFileBytes must be a whole number >= 0/)
+    // a server left out of a profile does not stop it, and the line does not say it does
+    has(/^profile "good": config profiles\[2\]\.mcp\[0\] names unknown or invalid MCP server "ghost"; it is left out/)
+    expect(w.filter(l => l.startsWith('profile "good" does not start'))).to.deep.equal([])
+    expect(h.app.kotodama.profiles.map(p => p.id)).to.deep.equal(['good'])
+    expect(h.app.kotodama.profiles[0].mcp).to.deep.equal(['Dup'])
+  })
+
   it('the first claiming profile owns a channel and overlaps are warned about', async () => {
     h = await Harness.start({
       profiles: [

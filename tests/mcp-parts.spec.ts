@@ -1,6 +1,7 @@
 // The parts of the MCP support that need no model: tool names, the input check, restart delays.
 import { expect } from 'chai'
 import { McpConnection } from '../src/mcp/connection'
+import { McpManager } from '../src/mcp/manager'
 import { Backoff } from '../src/mcp/backoff'
 import { mcpInputSchema } from '../src/mcp/input-schema'
 import { mcpToolName, MAX_TOOL_NAME } from '../src/mcp/names'
@@ -36,6 +37,54 @@ describe('MCP parts (SPEC §14)', () => {
     for (const name of [a, b, second, mcpToolName('9lives', 'x'), mcpToolName('s', 'x'.repeat(200))]) {
       expect(() => ext.addTool(name, () => undefined)).to.not.throw()
     }
+  })
+
+  it('tool names of odd server ids: any id gives a valid name; a long id is cut before the tool\'s name is', () => {
+    const valid = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
+    expect(mcpToolName('srv.v2', 'echo')).to.equal('srv_v2_echo')
+    expect(mcpToolName('my server', 'echo')).to.equal('my_server_echo')
+    expect(mcpToolName('サーバ', 'ツール')).to.equal('_______')
+    const long = mcpToolName('s'.repeat(100), 'get_weather')
+    expect(long).to.match(valid).and.have.length(MAX_TOOL_NAME)
+    expect(long).to.match(/^s+_get_weather_[0-9a-f]{8}$/)
+    // both long: the server keeps its first 16 characters, the tool the rest
+    const both = mcpToolName('s'.repeat(100), 't'.repeat(100))
+    expect(both).to.match(/^s{16}_t{38}_[0-9a-f]{8}$/)
+    for (const n of [long, both, mcpToolName('1', '2'), mcpToolName('-x', 'y')]) expect(n).to.match(valid)
+  })
+
+  it('two servers whose names meet (a.b + c, a + b.c) offer distinct tools', () => {
+    const added: string[] = []
+    const logger = { debug() {}, info() {}, warn() {}, error() {} }
+    const clock: Clock = { now: () => 0, monotonic: () => 0, queueMicrotask, setTimeout: () => { const t = { cancel() {}, unref: () => t }; return t } }
+    const config = (id: string) => ({ id, transport: 'stdio' as const, command: 'x', args: [] as string[], env: {}, url: '', headers: {}, timeoutMs: 500 })
+    const manager = new McpManager([config('a.b'), config('a')], {
+      logger, clock, addTool: name => { if (added.includes(name)) throw new Error(`tool "${name}" is already registered`); added.push(name); return () => added.splice(added.indexOf(name), 1) },
+    })
+    const def = (name: string) => ({ name, inputSchema: { type: 'object' as const } })
+    manager.connection('a.b').onTools([def('c')])
+    manager.connection('a').onTools([def('b.c'), def('d')])
+    expect(added).to.have.length(3)
+    expect(added[0]).to.equal('a_b_c')
+    expect(added[1]).to.match(/^a_b_c_[0-9a-f]{8}$/)
+    // listing again keeps the names (the other server's stay taken)
+    manager.connection('a').onTools([def('b.c'), def('d')])
+    expect(added).to.have.members(['a_b_c', added[1], 'a_d'])
+  })
+
+  it('a server\'s tool whose name would be a built-in tool\'s gets the hash instead of being left out', () => {
+    const added: string[] = []
+    const warned: string[] = []
+    const logger = { debug() {}, info() {}, warn: (...a: any[]) => warned.push(a.join(' ')), error() {} }
+    const clock: Clock = { now: () => 0, monotonic: () => 0, queueMicrotask, setTimeout: () => { const t = { cancel() {}, unref: () => t }; return t } }
+    const ext = new Extensions()
+    const manager = new McpManager([{ id: 'send', transport: 'stdio', command: 'x', args: [], env: {}, url: '', headers: {}, timeoutMs: 500 }], {
+      logger, clock, addTool: (name, factory) => { added.push(name); return ext.addTool(name, factory) },
+    })
+    manager.connection('send').onTools([{ name: 'message', inputSchema: { type: 'object' } }])
+    expect(added).to.have.length(1)
+    expect(added[0]).to.match(/^send_message_[0-9a-f]{8}$/)
+    expect(warned).to.deep.equal([])
   })
 
   it('mcp:// URLs keep the server URI whole', () => {

@@ -103,6 +103,9 @@ describe('MCP servers (SPEC §14)', function () {
         expect(image.seen).to.match(/^\[attachment: artifact:\/\/read\/[0-9a-f]+\.png; image\/png; \d+ bytes; 1x1\]$/)
         const missing = await use('read', { url: 'mcp://nope/x://y' })
         expect(missing.seen).to.match(/^not_found: "nope" is not an MCP server of this profile/)
+        // a URI the server does not have: not_found, the server's message once
+        const gone = await use('read', { url: 'mcp://t/note://notes/none.txt' })
+        expect(gone.seen).to.match(/^not_found: MCP server "t": MCP error -32602: Resource note:\/\/notes\/none\.txt not found$/)
       })
 
       it('an isError result is an error', async () => {
@@ -218,6 +221,29 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     const [shown] = await h.client('bob').receive('kotodama.status')
     expect(shown).to.match(/MCP server broken: down, next attempt in \d+ s \(.*\), 0 tool\(s\)/)
     expect(shown).to.match(/MCP server t: ready, 13 tool\(s\)/)
+  })
+
+  it('server ids with dots, underscores, spaces and other scripts work: valid, distinct tool names, readable mcp:// URLs', async () => {
+    const ids = ['srv.v2', 'my_server', 'my server', 'サーバ', 'a-very-long-server-id-that-leaves-little-room-for-the-tool-names']
+    h = await Harness.start({ mcp: { servers: ids.map(id => stdioServerConfig(id)) }, profile: { mcp: ids } })
+    for (const id of ids) await ready(id)
+    expect(h.warnings()).to.deep.equal([])
+    const { next } = await use('srv_v2_echo', { text: 'dots' })
+    const names = toolNamesOf(next).filter(n => n.endsWith('echo') || /echo_[0-9a-f]{8}$/.test(n))
+    expect(names).to.have.length(ids.length)
+    expect(new Set(names).size).to.equal(ids.length)
+    for (const n of names) expect(n).to.match(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/)
+    expect(names).to.include.members(['srv_v2_echo', 'my_server_echo', '____echo'])
+    // 'my server' makes my_server_echo too: it gets the hash, my_server keeps the plain name
+    expect(names.find(n => n.startsWith('my_server_echo_'))).to.match(/^my_server_echo_[0-9a-f]{8}$/)
+    // a long id is cut, the tool's name stays readable
+    const long = names.find(n => n.startsWith('a-very'))
+    expect(long).to.have.length(64)
+    expect(long).to.match(/_echo_[0-9a-f]{8}$/)
+    expect(toolResultsOf(next).at(-1).content).to.equal('echo: dots')
+    expect((await use(names.find(n => n.startsWith('my_server_echo_')), { text: 'space' })).seen).to.equal('echo: space')
+    expect((await use('read', { url: `mcp://サーバ/${NOTE_URI}` })).seen).to.equal(NOTE_TEXT)
+    expect((await use('read', { url: `mcp://my server/${NOTE_URI}` })).seen).to.equal(NOTE_TEXT)
   })
 
   it('a profile gets only the servers it lists', async () => {

@@ -138,6 +138,15 @@ describe('memory in every request (SPEC §13)', function () {
     expect(status, status).to.include('memory (local://): 2 files, 8 bytes (limits 1000 files, 67108864 bytes)')
   })
 
+  it('a file pinned twice, under two spellings of its URL, is shown once', async () => {
+    await start({ memory: { pinned: ['local://memory/core.md', 'LOCAL:///memory/core.md', 'local://memory/other.md'] } })
+    await mkdir(join(local, 'memory'), { recursive: true })
+    await writeFile(join(local, 'memory', 'core.md'), 'only once\n')
+    const [system] = await turn()
+    expect(sectionOf(system).split('only once')).to.have.length(2)
+    expect(sectionOf(system)).to.include('### local://memory/other.md (pinned): does not exist yet')
+  })
+
   it('switches: index off shows only pinned files; memory off shows no section, no paragraph, no write', async () => {
     await start({ memory: { index: false, pinned: ['local://memory/core.md', 'local://notes/todo.md'] } })
     await mkdir(join(local, 'notes'), { recursive: true })
@@ -146,6 +155,16 @@ describe('memory in every request (SPEC §13)', function () {
     let [system] = await turn()
     expect(sectionOf(system)).to.include('### local://notes/todo.md (pinned, 17 bytes)\nwater the plants')
     expect(sectionOf(system)).to.not.include('Index of')
+    expect(system).to.include('The pinned files (in full) and an index of the folder follow below')
+    await h.stop()
+
+    // nothing pinned and no index: no section, and the protocol does not promise one
+    await start({ memory: { index: false, pinned: [] } })
+    ;[system] = await turn()
+    expect(system).to.include('Keep it with the write tool')
+    expect(system).to.not.include('## Memory')
+    expect(system).to.not.include('follow below')
+    expect(toolNamesOf(h.server.requests[0])).to.include('write')
     await h.stop()
 
     await start({ memory: { enabled: false } })
@@ -181,5 +200,15 @@ describe('memorySection (pure)', () => {
     const tight = memorySection({ pinned: [{ url: 'local://a.md', text: 'a'.repeat(7600), bytes: 7600 }, { url: 'local://b.md', text: 'b', bytes: 1 }, { url: 'local://c.md', text: 'c'.repeat(900), bytes: 900 }], folder: 'local://memory/', budget: 8000 })
     expect(tight).to.include('### local://b.md (pinned, 1 byte)\nb')
     expect(tight).to.include('### local://c.md (pinned, 900 bytes): over the memory budget; read({url: "local://c.md"})')
+  })
+
+  it('many pinned files over the budget never push the index out; each is still named with a read call', () => {
+    const pinned = [{ url: 'local://memory/core.md', text: 'c'.repeat(20000), bytes: 20000 }]
+    for (let i = 0; i < 12; i++) pinned.push({ url: `local://memory/pinned-note-with-a-long-name-${i}.md`, text: 'p'.repeat(3000), bytes: 3000 })
+    const text = memorySection({ pinned, index: entries(50), folder: 'local://memory/' })
+    expect(text.length).to.be.at.most(MEMORY_BUDGET)
+    expect(text).to.include('### Index of local://memory/ (50 files)')
+    expect(text).to.match(/\[\d+ more files? not listed; read\(\{url: "local:\/\/memory\/"\}\) lists the folder\]/)
+    for (let i = 0; i < 12; i++) expect(text).to.include(`read({url: "local://memory/pinned-note-with-a-long-name-${i}.md"})`)
   })
 })

@@ -339,6 +339,13 @@ describe('resources through a running runtime', function () {
     const listing = await rt.resources.read('local://', DIRECT) as any
     expect(listing.text).to.equal(`a%3Ab.txt\t6 bytes\ndot.png\t${PNG.length} bytes\nnotes.txt\t14 bytes\nsub/\n`)
     expect(await rt.resources.read('local://a%3Ab.txt', DIRECT)).to.deep.include({ kind: 'text', text: 'colon\n' })
+    // every name of a listing is written as in a URL: the folder's URL + the name reads it
+    const odd = ['100%.md', 'q?.md', 'new\nline.md', 'tab\t.md', 'sp ace#&+.md']
+    await mkdir(join(local, 'odd'))
+    for (const n of odd) await writeFile(join(local, 'odd', n), `in ${n}`)
+    const names = ((await rt.resources.read('local://odd/', DIRECT)) as any).text.trim().split('\n').map((l: string) => l.split('\t')[0])
+    expect(names).to.have.members(['100%25.md', 'q%3F.md', 'new%0Aline.md', 'tab%09.md', 'sp ace#&+.md'])
+    for (const n of names) expect(await rt.resources.read(`local://odd/${n}`, DIRECT)).to.deep.include({ kind: 'text', text: `in ${decodeURIComponent(n)}` })
     expect(await rt.resources.read('local://notes.txt:2', DIRECT)).to.deep.include({ kind: 'text', text: 'two\nthree\n' })
     const file = await rt.resources.read('local://dot.png', DIRECT) as any
     expect(file).to.deep.include({ kind: 'file', mediaType: 'image/png', data: PNG.toString('base64'), byteLength: PNG.length, width: 1, height: 1 })

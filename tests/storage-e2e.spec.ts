@@ -178,6 +178,21 @@ describe('kotodama.migrate', function () {
     expect(await conversationFiles(h)).to.deep.equal(['group%3Aroom1.jsonl'])
   })
 
+  it('names a profile that does not exist, and says when there is nothing to move, in both locales', async () => {
+    h = await Harness.start({ database: memoryDatabase() })
+    await h.app.mock.initUser('admin', 4)
+    expect(await admin('kotodama.migrate database -p ghost')).to.equal('No profile has the id ghost (profiles: neko).')
+    expect(await admin('kotodama.reset -p ghost')).to.equal('No profile has the id ghost (profiles: neko).')
+    const nothing = await admin('kotodama.migrate database')
+    expect(nothing).to.match(/^Nothing to move: profile neko on mock:514 has no history in files\.\n/)
+    expect(nothing).to.not.include('moved aside')
+    expect(await admin('kotodama.migrate files')).to.equal('Nothing to move: profile neko on mock:514 has no history in database.')
+    const { id } = await h.app.database.getUser('mock', 'admin')
+    await h.app.database.set('user', { id }, { locales: ['zh-CN'] } as any)
+    expect(await admin('kotodama.migrate database -p ghost')).to.equal('没有 id 为 ghost 的 profile（现有：neko）。')
+    expect(await admin('kotodama.migrate files')).to.equal('没有需要迁移的内容：profile neko 在 mock:514 上没有存放在 database 的历史。')
+  })
+
   it('is for admins of authority 4', async () => {
     h = await Harness.start({ database: memoryDatabase() })
     await h.app.mock.initUser('mod', 3)

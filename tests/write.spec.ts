@@ -52,6 +52,8 @@ describe('write (SPEC §13)', function () {
     expect(again).to.deep.equal({ ok: true, url: 'local://memory/people/alice.md', bytes: Buffer.byteLength('Alice — 猫が好き'), lines: 1 })
     expect(await disk('memory/people/alice.md')).to.equal('Alice — 猫が好き')
     expect((await write({ url: 'local://empty.txt', content: '' }))).to.deep.equal({ ok: true, url: 'local://empty.txt', bytes: 0, lines: 0 })
+    // the result's url is the canonical one, as the memory index writes it
+    expect((await write({ url: 'LOCAL:///memory/people/alice.md', append: '' })).url).to.equal('local://memory/people/alice.md')
   })
 
   it('append creates a missing file and adds to an existing one', async () => {
@@ -104,6 +106,8 @@ describe('write (SPEC §13)', function () {
     expect(away.error.code).to.equal('forbidden')
     expect([await disk('a.md'), await disk('b.md')]).to.deep.equal(['A', 'B'])
     expect(await write({ url: 'local://a.md', moveTo: 'local://a.md' })).to.deep.equal({ ok: true, url: 'local://a.md', bytes: 1, lines: 1 })
+    // spaces around either URL are trimmed alike
+    expect(await write({ url: ' local://a.md ', moveTo: ' local://c.md\n' })).to.deep.equal({ ok: true, url: 'local://c.md', bytes: 1, lines: 1 })
   })
 
   it('bad URLs are invalid_url; read-only schemes are forbidden; a wrong form is explained', async () => {
@@ -128,10 +132,24 @@ describe('write (SPEC §13)', function () {
     for (const r of results) expect(r.ok).to.equal(false)
     expect(results[10].error.message).to.include('local://')
     expect(await readdir(local)).to.deep.equal(['memory'])
-    const [both, none] = await step(call('write', { url: 'local://x.md', content: 'a', append: 'b' }), call('write', { url: 'local://x.md' }))
+    const [both, none, allNull] = await step(
+      call('write', { url: 'local://x.md', content: 'a', append: 'b' }), call('write', { url: 'local://x.md' }),
+      call('write', { url: 'local://x.md', content: null, append: null, edit: null, remove: false, moveTo: null }))
     expect(both).to.match(/exactly one of content, append, edit, remove, moveTo/)
     expect(none).to.match(/one of content, append, edit, remove, moveTo/)
+    expect(allNull).to.match(/one of content, append, edit, remove, moveTo beside url/)
     expect(existsSync(join(local, 'x.md'))).to.equal(false)
+    // fields a model fills with null (or remove: false) are not given: the one real form is made
+    const filled: Record<string, unknown> = { content: null, append: null, edit: null, remove: false, moveTo: null }
+    expect(await write({ ...filled, url: 'local://x.md', content: 'x\n' })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
+    expect(await write({ ...filled, url: 'local://x.md', edit: { find: 'x', replace: 'y' } })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 2, lines: 1 })
+    expect(await write({ ...filled, url: 'local://x.md', remove: true })).to.deep.equal({ ok: true, url: 'local://x.md', bytes: 0, lines: 0 })
+    // a name the file system cannot hold is a bad URL for both tools, not a disk failure
+    const long = `local://memory/${'n'.repeat(300)}.md`
+    const tooLong = await write({ url: long, content: 'x' })
+    expect(tooLong.error.code).to.equal('invalid_url')
+    expect(tooLong.error.message).to.include('too long for the file system')
+    expect(await read(long)).to.match(/^invalid_url: .*too long for the file system/)
   })
 
   it('path escapes get the code read gives them (forbidden or invalid_url) and write nothing', async () => {
@@ -318,6 +336,8 @@ return [a.ok, r1.text, r2.text, r3.text]`)
       expect(toolNamesOf(req)).to.include('write')
       const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
       expect(desc).to.match(/write\(input: \{/)
+      // the declaration's comment (the description's first line) says what a program must know: one form per call
+      expect(desc).to.include('/** Write your own notes in local:// (your folder; it survives restarts): exactly one of content, append, edit, remove or moveTo per call. */')
       expect(desc).to.include("Promise<{ ok: true, url: string, bytes: number, lines: number }")
       await h.stop()
 

@@ -3,11 +3,14 @@
 import { patternError } from '../claims/match'
 import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig } from './types'
 import { DEFAULT_CODEMODE } from './defaults'
+import { parseFileUrl } from '../resources/file-url'
 
 export interface ConfigProblem {
   profile?: string
   path: string
   message: string
+  /** the profile starts without the bad part (the message says what is left out) */
+  leftOut?: boolean
 }
 
 export interface CheckedConfig {
@@ -26,6 +29,7 @@ const nonNegative: Check = (_, v) => typeof v === 'number' && Number.isFinite(v)
 const positive: Check = (_, v) => typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a number > 0'
 const positiveInt: Check = (_, v) => Number.isInteger(v) && (v as number) > 0 ? undefined : 'must be a whole number > 0'
 const nonEmptyString: Check = (_, v) => typeof v === 'string' && v.trim() ? undefined : 'must not be empty'
+const wholeNonNegative: Check = (_, v) => Number.isInteger(v) && (v as number) >= 0 ? undefined : 'must be a whole number >= 0'
 const fraction: Check = (_, v) => typeof v === 'number' && v >= 0 && v <= 1 ? undefined : 'must be between 0 and 1'
 
 function at(obj: any, path: string): unknown {
@@ -51,16 +55,18 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['attachment.maxImageDimension', nonNegative],
   ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt],
   ['maxSteps', positiveInt],
-  ['memory.maxFileBytes', nonNegative], ['memory.maxTotalBytes', nonNegative], ['memory.maxFiles', nonNegative],
+  ['memory.maxFileBytes', wholeNonNegative], ['memory.maxTotalBytes', wholeNonNegative], ['memory.maxFiles', wholeNonNegative],
 ]
 
 const MCP_CHECKS: [string, Check][] = [['timeoutMs', positive]]
 
 function mcpServerProblems(s: McpServerConfig, base: string, seen: Set<string>) {
   const out = runChecks(s, base, MCP_CHECKS)
-  // tool names are <server>_<tool>: an id made of name characters keeps them readable
-  if (typeof s.id !== 'string' || !/^[A-Za-z0-9-]{1,32}$/.test(s.id)) out.push({ path: `${base}.id`, message: 'must be 1–32 letters, digits or dashes' })
-  else if (seen.has(s.id)) out.push({ path: `${base}.id`, message: 'duplicates the id of an earlier server' })
+  // tool names are <server>_<tool> made valid (mcp/names.ts), so any id works there; the id is also
+  // the host of mcp://<id>/<uri>, which ends at the first '/' (or '?', '#')
+  const idProblem = mcpIdProblem(s.id)
+  if (idProblem) out.push({ path: `${base}.id`, message: idProblem })
+  else if ([...seen].some(id => id.toLowerCase() === s.id.toLowerCase())) out.push({ path: `${base}.id`, message: 'duplicates the id of an earlier server (ids are compared ignoring case, as mcp:// URLs are)' })
   if (s.transport === 'stdio' && !s.command?.trim()) out.push({ path: `${base}.command`, message: 'must not be empty for transport stdio' })
   if (s.transport === 'http') {
     let ok = false
@@ -68,6 +74,26 @@ function mcpServerProblems(s: McpServerConfig, base: string, seen: Set<string>) 
     if (!ok) out.push({ path: `${base}.url`, message: 'must be an http:// or https:// URL for transport http' })
   }
   return out
+}
+
+function mcpIdProblem(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !id.trim()) return 'must not be empty'
+  if (id !== id.trim()) return 'must not start or end with a space'
+  // eslint-disable-next-line no-control-regex
+  if (/[/?#\u0000-\u001f\u007f]/.test(id)) return 'must not contain "/", "?", "#" or control characters (it is the server part of mcp://<id>/<uri>)'
+}
+
+/** Why a pinned entry is not a local:// file URL that read and write accept, if it is not. */
+function pinnedProblem(u: unknown): string | undefined {
+  if (typeof u !== 'string' || !/^local:\/\//i.test(u)) return 'must be a local:// file URL'
+  if (/\/$/.test(u)) return 'names a folder; pin a file, e.g. local://memory/core.md'
+  try {
+    const parsed = parseFileUrl(u)
+    if (!parsed.segments.length) return 'names a folder; pin a file, e.g. local://memory/core.md'
+    if (parsed.selectors.length || parsed.view || parsed.offset !== undefined || u.includes('?')) return 'must be a plain file URL, without line selectors or a query (a pinned file is shown whole)'
+  } catch (e: any) {
+    return `is not a valid URL: ${e?.message ?? e}`
+  }
 }
 
 function runChecks(obj: unknown, base: string, checks: [string, Check][]): { path: string; message: string }[] {
@@ -107,7 +133,8 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
     }
   })
   p.memory?.pinned?.forEach((u, i) => {
-    if (typeof u !== 'string' || !/^local:\/\/[^?#]+$/.test(u)) out.push({ path: `${base}.memory.pinned[${i}]`, message: 'must be a local:// file URL' })
+    const problem = pinnedProblem(u)
+    if (problem) out.push({ path: `${base}.memory.pinned[${i}]`, message: problem })
   })
   return out
 }
@@ -153,7 +180,7 @@ export function checkConfig(config: Config): CheckedConfig {
     // a server that is unknown or misconfigured costs the profile its tools, not the profile itself
     const mcp = (p.mcp ?? []).filter((id, k) => {
       if (mcpServers.has(id)) return true
-      problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out` })
+      problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out`, leftOut: true })
     })
     profiles.push(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp })
   })

@@ -42,6 +42,7 @@ export function registerCommands(ctx: Context) {
       const bot = options.bot ?? botIdOf(session)
       const key = channel ? normalizeTarget(channel) : channelOf(session)
       const profile = options.profile ? ctx.kotodama.profiles.find(p => p.id === options.profile) : ctx.kotodama.owner(bot, key)
+      if (!profile && options.profile) return session.text('commands.kotodama.messages.no-profile', [options.profile, profileIds(ctx)])
       if (!profile) return session.text('.unclaimed', [key])
       const runtime = await ctx.kotodama.runtime(profile, bot)
       const aside = await runtime.reset(key)
@@ -55,10 +56,13 @@ export function registerCommands(ctx: Context) {
       if (to !== 'files' && to !== 'database') return session.text('.usage')
       const bot = options.bot ?? botIdOf(session)
       const profile = options.profile ? ctx.kotodama.profiles.find(p => p.id === options.profile) : ctx.kotodama.owner(bot, channelOf(session))
+      if (!profile && options.profile) return session.text('commands.kotodama.messages.no-profile', [options.profile, profileIds(ctx)])
       if (!profile) return session.text('.unclaimed')
       try {
         const r = await ctx.kotodama.migrate(profile, bot, to)
-        const done = session.text('.done', [r.conversations, r.entries, profile.id, bot, to])
+        const done = r.conversations
+          ? session.text('.done', [r.conversations, r.entries, profile.id, bot, to])
+          : session.text('.nothing', [profile.id, bot, to === 'database' ? 'files' : 'database'])
         return (ctx.kotodama.config.storage ?? 'files') === to ? done : `${done}\n${session.text('.config', [to])}`
       } catch (e) {
         if (e instanceof MigrateRefused) return session.text(`.${e.reason}`, [profile.id, bot])
@@ -66,4 +70,9 @@ export function registerCommands(ctx: Context) {
         throw e
       }
     })
+}
+
+/** The ids of the profiles that started, for a message naming an unknown one. */
+function profileIds(ctx: Context): string {
+  return ctx.kotodama.profiles.map(p => p.id).join(', ') || '-'
 }

@@ -102,7 +102,7 @@ export class KotodamaService extends Service {
     this.platform = koishiPlatform(ctx)
     this.checked = checkConfig(config)
     for (const p of this.checked.problems) {
-      const who = p.profile !== undefined ? `profile "${p.profile}" does not start: ` : ''
+      const who = p.profile === undefined ? '' : p.leftOut ? `profile "${p.profile}": ` : `profile "${p.profile}" does not start: `
       this.log.warn('%sconfig %s %s', who, p.path, p.message)
     }
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))

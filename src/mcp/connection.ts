@@ -248,7 +248,12 @@ export class McpConnection {
     if (signal?.aborted) return e
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return new Error(`MCP server "${this.id}" did not answer within ${this.config.timeoutMs} ms`)
     const broken = !(e instanceof McpError) || e.code === ErrorCode.ConnectionClosed
-    if (!broken) return new Error(`MCP server "${this.id}": ${e.message}`)
+    if (!broken) {
+      // the server's message travels as "MCP error <code>: <message>" and the client adds the prefix again
+      const err: Error & { mcpCode?: number } = new Error(`MCP server "${this.id}": ${String(e.message).replace(/^(MCP error -?\d+: )\1+/, '$1')}`)
+      err.mcpCode = e.code
+      return err
+    }
     this.lost(session.generation, describeError(e))
     const again = this.state === 'retrying' ? `; it restarts in ${Math.ceil(Math.max(0, this.retryAt - this.deps.clock.now()) / 1000)} s, then the call can be made again` : ''
     return new Error(`MCP server "${this.id}" stopped during the call (${this.lastError ?? describeError(e)})${again}`)

@@ -3,7 +3,7 @@
 // whenever the server lists new ones; a runtime gets them when its profile names the server.
 import type { Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from '../config/types'
-import type { ToolFactory } from '../runtime/extensions'
+import { BUILTIN_TOOLS, type ToolFactory } from '../runtime/extensions'
 import { McpConnection, type ConnectionDeps, type McpServerStatus } from './connection'
 import { mcpInputSchema } from './input-schema'
 import { mcpToolName } from './names'
@@ -20,6 +20,8 @@ export class McpManager {
   private offered = new Map<string, (() => void)[]>()
   /** told when a server's state or tools changed */
   private watchers = new Set<() => void>()
+  /** the names each server's tools are offered under now */
+  private names = new Map<string, Set<string>>()
 
   constructor(servers: Iterable<McpServerConfig>, private deps: McpManagerDeps) {
     for (const config of servers) {
@@ -54,11 +56,16 @@ export class McpManager {
 
   private offer(connection: McpConnection, tools: McpToolDef[]): void {
     this.withdraw(connection.id)
-    const taken = new Set<string>()
+    // names other servers use count as taken ('a.b' + 'c' and 'a' + 'b.c' both make a_b_c), and
+    // kotodama's own tools (server 'send' + tool 'message' is not send_message)
+    const others = [...this.names].filter(([id]) => id !== connection.id).flatMap(([, n]) => [...n])
+    const taken = new Set<string>([...BUILTIN_TOOLS, ...others])
+    const mine = new Set<string>()
     const removals: (() => void)[] = []
     for (const def of tools) {
       const name = mcpToolName(connection.id, def.name, taken)
       taken.add(name)
+      mine.add(name)
       const schema = mcpInputSchema(def.inputSchema)
       try {
         removals.push(this.deps.addTool(name, view => view.profile.mcp?.includes(connection.id) ? mcpTool(connection, def, schema) : undefined))
@@ -67,11 +74,13 @@ export class McpManager {
       }
     }
     this.offered.set(connection.id, removals)
+    this.names.set(connection.id, mine)
   }
 
   private withdraw(id: string): void {
     this.offered.get(id)?.forEach(remove => remove())
     this.offered.delete(id)
+    this.names.delete(id)
   }
 
   /** Stops every server; resolves when their child processes are gone. */

@@ -4,16 +4,27 @@
 import { createHash } from 'node:crypto'
 
 export const MAX_TOOL_NAME = 64
+/** what a long server id keeps of its start when the name must be shortened */
+const SERVER_KEEP = 16
+const HASH = 8
+
+const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_')
 
 /**
  * The model-facing name of `tool` of `server`. Other characters become `_`; a name past 64
- * characters keeps its start and ends with 8 hex digits of the full name's hash, so two long
- * names that share a start stay apart. `taken` (names already given) gets the hash suffix too.
+ * characters ends with `_` and 8 hex digits of a hash of server and tool, so two long names that
+ * share a start stay apart. What is cut is the server's part first (down to its first 16
+ * characters), then the tool's end: the tool's own name is what tells the model what it does.
+ * `taken` (names already given) gets the hash suffix too.
  */
 export function mcpToolName(server: string, tool: string, taken: ReadonlySet<string> = new Set()): string {
-  let name = `${server}_${tool}`.replace(/[^A-Za-z0-9_-]/g, '_')
-  if (!/^[A-Za-z_]/.test(name)) name = `_${name}`
+  let s = clean(server)
+  if (!/^[A-Za-z_]/.test(s)) s = `_${s}`
+  const t = clean(tool)
+  const name = `${s}_${t}`
   if (name.length <= MAX_TOOL_NAME && !taken.has(name)) return name
-  const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 8)
-  return `${name.slice(0, MAX_TOOL_NAME - hash.length - 1)}_${hash}`
+  const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, HASH)
+  const room = MAX_TOOL_NAME - HASH - 1
+  const serverRoom = Math.max(Math.min(s.length, SERVER_KEEP), room - 1 - t.length)
+  return `${`${s.slice(0, serverRoom)}_${t}`.slice(0, room)}_${hash}`
 }

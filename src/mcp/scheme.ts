@@ -28,7 +28,7 @@ export function mcpScheme(o: McpSchemeDeps): SchemeHandler | undefined {
     const id = o.servers.find(s => s === server) ?? o.servers.find(s => s.toLowerCase() === server.toLowerCase())
     const connection = id !== undefined ? o.connection(id) : undefined
     if (!connection) throw new ResourceError('not_found', `"${clip(server)}" is not an MCP server of this profile; its servers: ${o.servers.join(', ')}`)
-    const { contents } = await connection.readResource(uri, signal)
+    const { contents } = await connection.readResource(uri, signal).catch(e => { throw notFound(e) })
     if (!contents?.length) throw new ResourceError('not_found', `MCP server "${connection.id}" has no content for ${clip(uri)}`)
     return { server: connection.id, contents }
   }
@@ -57,6 +57,13 @@ export function mcpScheme(o: McpSchemeDeps): SchemeHandler | undefined {
       return { data, mediaType: c.mimeType ?? (typeof c.blob === 'string' ? 'application/octet-stream' : 'text/plain') }
     },
   }
+}
+
+/** MCP's "resource not found" (-32002), or the SDK server's InvalidParams "Resource … not found", is not_found. */
+function notFound(e: any): unknown {
+  const code = e?.mcpCode
+  if (code === -32002 || (code === -32602 && /\bnot found\b/i.test(String(e?.message)))) return new ResourceError('not_found', String(e.message))
+  return e
 }
 
 function textOf(server: string, c: Content | undefined): string {

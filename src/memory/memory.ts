@@ -121,7 +121,9 @@ export class Memory {
     const local = new LocalFiles(realpathSync.native(this.options.root), FOLDER)
     local.scanAll()
     this.local = local
-    this.pinned = this.config.pinned.map(url => ({ url, ...this.loadPinned(url) }))
+    // a file pinned twice (say local://a.md and LOCAL:///a.md) is shown once
+    const seen = new Set<string>()
+    this.pinned = this.config.pinned.map(url => ({ url, ...this.loadPinned(url) })).filter(p => p.rel === undefined || (!seen.has(p.rel) && !!seen.add(p.rel)))
     this.rendered = undefined
     return local
   }

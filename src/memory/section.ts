@@ -56,13 +56,25 @@ export function memorySection(o: SectionInput): string {
   const fits = (text: string, reserve = 0) => room(text.length, reserve)
   const add = (text: string) => { parts.push(text); used += 2 + text.length }
   const reserve = o.index ? INDEX_RESERVE : 0
-  for (const p of o.pinned) {
-    const block = pinnedBlock(p, budget - used - 2 - reserve)
-    if (fits(block, reserve)) add(block)
-    else {
-      const named = `### ${p.url} (pinned${p.bytes !== undefined ? `, ${bytes(p.bytes)}` : ''}): over the memory budget; ${readCall(p.url)}`
-      if (fits(named)) add(named)
-    }
+  // pinned files with no room even for their own line: named together at the end, never at the
+  // cost of the index
+  const unnamed: string[] = []
+  const names = o.pinned.map(p => `### ${p.url} (pinned${p.bytes !== undefined ? `, ${bytes(p.bytes)}` : ''}): over the memory budget; ${readCall(p.url)}`)
+  // a pinned file cut to fit leaves room to name the ones after it
+  let later = names.reduce((n, line) => n + 2 + line.length, 0)
+  o.pinned.forEach((p, i) => {
+    later -= 2 + names[i].length
+    const block = pinnedBlock(p, budget - used - 2 - reserve - later)
+    if (fits(block, reserve + later)) add(block)
+    else if (fits(names[i], reserve)) add(names[i])
+    else unnamed.push(p.url)
+  })
+  if (unnamed.length) {
+    const head = `[${unnamed.length} more pinned file${unnamed.length === 1 ? '' : 's'} over the memory budget`
+    const all = `${head}: ${unnamed.map(readCall).join(', ')}]`
+    const first = `${head}; the first: ${readCall(unnamed[0])}; the others are in memory.pinned]`
+    if (fits(all, reserve)) add(all)
+    else if (fits(first, reserve)) add(first)
   }
   if (o.index) {
     const files = o.index

@@ -49,7 +49,7 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
     try {
       unlinkSync(t.where.path)
     } catch (e) {
-      throw fsError(e, t.url)
+      throw fsError(e, t.url, 'write')
     }
     forget(ctx, t)
     return { ok: true, url: t.url, bytes: 0, lines: 0 }
@@ -59,7 +59,8 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
 
 function locate(ctx: WriteContext, rawUrl: string): Target {
   const u = parseFileUrl(rawUrl)
-  const url = formatFileUrl({ ...u, selectors: [], view: undefined, offset: undefined })
+  // the canonical URL, as the memory index writes it (local:///a.md is local://a.md)
+  const url = formatFileUrl({ ...u, rooted: false, selectors: [], view: undefined, offset: undefined })
   if (u.scheme !== 'local') throw new ResourceError('forbidden', `${clip(rawUrl)}: this writer writes local:// only`)
   if (u.selectors.length || u.view || u.offset !== undefined || rawUrl.includes('?')) {
     throw new ResourceError('invalid_url', `${clip(rawUrl)}: write takes a plain file URL, without line selectors or a query`)
@@ -113,7 +114,7 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
     await atomicWrite(t.where.path, data)
   } catch (e) {
     undo(created)
-    throw fsError(e, t.url)
+    throw fsError(e, t.url, 'write')
   }
   const st = statSync(t.where.path)
   ctx.files.setFile(t.rel, st, text)
@@ -161,7 +162,7 @@ function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: 
     renameSync(from.where.path, dest.where.path)
   } catch (e) {
     undo(created)
-    throw fsError(e, dest.url)
+    throw fsError(e, dest.url, 'write')
   }
   forget(ctx, from)
   const st = statSync(dest.where.path)

@@ -10,7 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { clip } from '../util/clip'
 import { ResourceError } from './errors'
-import { composeSelectors, formatFileUrl, withOffset, type FileUrl } from './file-url'
+import { composeSelectors, encodeSegment, formatFileUrl, withOffset, type FileUrl } from './file-url'
 import { fsError } from './fs-error'
 import { imageDimensions } from './image-dimensions'
 import { isImageType, isTextualType, mediaTypeOfName, sniffMediaType } from './media-type'
@@ -116,7 +116,8 @@ async function readFolder(u: FileUrl, target: FileTarget, opts: ReadOptions, url
     return { kind: 'meta', url, meta: { scheme: u.scheme, mediaType: 'inode/directory', lines: entries.length, filename: basename(target.path), ...target.meta } }
   }
   const lines = await Promise.all(entries.map(async e => {
-    const name = e.name.replace(/:/g, '%3A')
+    // written as in a URL, so folder URL + name reads the entry ('%', ':', '?' and controls escaped)
+    const name = encodeSegment(e.name)
     if (e.isDirectory()) return `${name}/`
     const size = await stat(join(target.path, e.name)).then(s => s.size, (): number | undefined => undefined)
     return size === undefined ? name : `${name}\t${size} bytes`

@@ -163,7 +163,7 @@ function parseOffset(value: string | undefined, url: string): number {
 }
 
 /** Escapes what would change the meaning of a name: '%', ':', '?', '/', '\', controls. */
-function encodeSegment(name: string): string {
+export function encodeSegment(name: string): string {
   return name.replace(/[%:?/\\\x00-\x1f\x7f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
 }
 

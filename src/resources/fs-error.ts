@@ -10,15 +10,20 @@ export function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
-/** A file-system error as a ResourceError about `subject` (a URL or "the file", clipped). */
-export function fsError(error: unknown, subject = 'the file'): ResourceError {
+/**
+ * A file-system error as a ResourceError about `subject` (a URL or "the file", clipped). `action`
+ * says what failed: a failed write is `write_failed` and says so (a full disk is not a read error).
+ */
+export function fsError(error: unknown, subject = 'the file', action: 'read' | 'write' = 'read'): ResourceError {
   if (error instanceof ResourceError) return error
   const e = error as NodeJS.ErrnoException
   const name = clip(subject)
+  const failed = action === 'write' ? 'write_failed' : 'read_failed'
   if (isMissing(e)) return new ResourceError('not_found', `${name} does not exist`)
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return new ResourceError('forbidden', `${name}: permission denied`)
-  if (e?.code === 'EISDIR') return new ResourceError('read_failed', `${name} is a folder, not a file`)
-  return new ResourceError('read_failed', `${name}: cannot be read (${clip(String(e?.code ?? e?.message ?? e))})`)
+  if (e?.code === 'ENAMETOOLONG') return new ResourceError('invalid_url', `${name}: a name in this path is too long for the file system`)
+  if (e?.code === 'EISDIR') return new ResourceError(failed, `${name} is a folder, not a file`)
+  return new ResourceError(failed, `${name}: cannot be ${action === 'write' ? 'written' : 'read'} (${clip(String(e?.code ?? e?.message ?? e))})`)
 }
 
 /**

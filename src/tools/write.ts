@@ -10,18 +10,20 @@ const RESULT_TYPE = `{ ok: true, url: string, bytes: number, lines: number } | {
 
 const FORMS = ['content', 'append', 'edit', 'remove', 'moveTo'] as const
 
+// The forms are nullish: models that fill every field they do not use with null (strict
+// function-calling setups do) mean "not given", and get the same answer as when they leave it out.
 const inputSchema = z.object({
   url: z.string().describe('the file, e.g. local://memory/people/alice.md'),
-  content: z.string().optional().describe('create or overwrite the file with this text'),
-  append: z.string().optional().describe('add this text at the end'),
+  content: z.string().nullish().describe('create or overwrite the file with this text'),
+  append: z.string().nullish().describe('add this text at the end'),
   edit: z.object({
     find: z.string().min(1).describe('text that occurs exactly once in the file'),
     replace: z.string().describe('what replaces it'),
-  }).optional().describe('replace one exact occurrence'),
-  remove: z.literal(true).optional().describe('true: delete the file'),
-  moveTo: z.string().optional().describe('rename the file to this local:// URL'),
+  }).nullish().describe('replace one exact occurrence'),
+  remove: z.boolean().nullish().describe('true: delete the file'),
+  moveTo: z.string().nullish().describe('rename the file to this local:// URL'),
 }).superRefine((input, ctx) => {
-  const given = FORMS.filter(f => input[f] !== undefined)
+  const given = FORMS.filter(f => f === 'remove' ? input.remove === true : input[f] != null)
   if (given.length !== 1) {
     ctx.addIssue({ code: 'custom', message: given.length ? `give exactly one of ${FORMS.join(', ')}; got ${given.join(' and ')}` : `give one of ${FORMS.join(', ')} beside url` })
   }
@@ -30,11 +32,12 @@ const inputSchema = z.object({
 export type WriteInput = z.infer<typeof inputSchema>
 
 function requestOf(input: WriteInput): WriteRequest {
-  if (input.content !== undefined) return { content: input.content }
-  if (input.append !== undefined) return { append: input.append }
-  if (input.edit !== undefined) return { edit: { find: input.edit.find, replace: input.edit.replace } }
+  if (input.content != null) return { content: input.content }
+  if (input.append != null) return { append: input.append }
+  if (input.edit != null) return { edit: { find: input.edit.find, replace: input.edit.replace } }
   if (input.remove) return { remove: true }
-  return { moveTo: input.moveTo! }
+  // trimmed as url is: a URL copied with a space around it names the same file
+  return { moveTo: input.moveTo!.trim() }
 }
 
 export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {

@@ -43,6 +43,7 @@ describe('faults: memory writes', function () {
     const full = await memory.write('local://memory/core.md', { append: 'x'.repeat(64 << 10) })
     expect(full.ok).to.equal(false)
     expect((full as any).error.code).to.equal('write_failed')
+    expect((full as any).error.message).to.equal('local://memory/core.md: cannot be written (ENOSPC)')
     expect(await readFile(join(local, 'memory', 'core.md'), 'utf8')).to.equal('keep me\n')
     expect(await readdir(join(local, 'memory'))).to.deep.equal(['core.md'])
     // the folders a refused write was about to create are gone again

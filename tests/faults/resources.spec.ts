@@ -180,7 +180,7 @@ describe('faults: errors quote at most 200 units of a URL', function () {
     ['forbidden', () => `local://escape/secret.txt${SELECTORS}`],
     ['forbidden', () => `workspace:///${LONG}`],
     ['not_text', () => `local://dot.png${SELECTORS}`],
-    ['read_failed', () => `local://${LONG}`],
+    ['invalid_url', () => `local://${LONG}`],  // a name too long for the file system
   ]
   for (const [expected, url] of cases) {
     it(`${expected}: ${url().replace('undefined', 'workspace:///<root>').slice(0, 40)}…`, async () => {

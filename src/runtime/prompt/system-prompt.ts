@@ -26,7 +26,7 @@ export interface PromptOptions {
 export function systemPrompt(o: PromptOptions): string {
   const protocol = prose(PROTOCOL, {
     cross: o.mode === 'cross', channel: o.mode !== 'cross', vision: o.visionModel, imageInput: o.imageInput, codemode: o.codemode,
-    memory: o.memory !== undefined,
+    memory: o.memory !== undefined, memorySection: !!o.memory,
   }, {
     schemes: o.schemes.join(', '),
     readCall: o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program',
