@@ -570,3 +570,23 @@ describe('text caches', () => {
     expect(await plain.read(`local://${name}`, { whole: false, maxBytes: 1 << 20 })).to.deep.include({ kind: 'text', text: 'after!\n' })
   })
 })
+
+describe('the range a whole read reports (SPEC §4.2: startLine and endLine)', () => {
+  it('ends at the last line found, and knows the total once it reached the end of the file', async () => {
+    const center = new ResourceCenter()
+    center.register(localScheme(dir))
+    writeFileSync(join(dir, 'three.md'), 'one\ntwo\nthree')
+    writeFileSync(join(dir, 'ten.md'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''))
+    writeFileSync(join(dir, 'empty.md'), '')
+    const range = async (url: string) => ((await center.read(url, { whole: true, maxBytes: 1 << 20 })) as any).range
+    expect(await range('local://three.md')).to.deep.equal({ startLine: 1, endLine: 3, totalLines: 3 })
+    expect(await range('local://three.md:1-100000')).to.deep.equal({ startLine: 1, endLine: 3, totalLines: 3 })
+    expect(await range('local://ten.md:2-3')).to.deep.equal({ startLine: 2, endLine: 3 })
+    expect(await range('local://ten.md:8-100')).to.deep.equal({ startLine: 8, endLine: 10, totalLines: 10 })
+    expect(await range('local://ten.md:8+2')).to.deep.equal({ startLine: 8, endLine: 9 })
+    expect(await range('local://empty.md')).to.deep.equal({ startLine: 1, endLine: 0, totalLines: 0 })
+    // a folder listing: one line per entry
+    const folder = await range('local://')
+    expect(folder.endLine).to.equal(folder.totalLines).and.to.be.greaterThan(2)
+  })
+})

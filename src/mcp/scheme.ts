@@ -10,6 +10,7 @@ import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from '../reso
 import { clip } from '../util/clip'
 import type { McpConnection } from './connection'
 import { mcpUrl, parseMcpUrl } from './url'
+import { wholeRange } from '../resources/whole-range'
 
 export interface McpSchemeDeps {
   /** the profile's servers */
@@ -45,7 +46,7 @@ export function mcpScheme(o: McpSchemeDeps): SchemeHandler | undefined {
       const text = contents.length === 1 ? textOf(server, only) : contents.map(c => `[resource: ${mcpUrl(server, c.uri)}${c.mimeType ? `; ${c.mimeType}` : ''}]\n${textOf(server, c)}`).join('\n')
       const mediaType = only?.mimeType ?? 'text/plain'
       if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) throw new ResourceError('too_large', `the resource has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}`)
-      const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { startLine: 1, totalChars: text.length } }
+      const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
       if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
       const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : 'text/plain', tool: 'read' })
       return o.resources.read(archived, opts)

@@ -17,6 +17,7 @@ import { isImageType, isTextualType, mediaTypeOfName, sniffMediaType } from './m
 import { readFilePage, readFileRangeText, TextCache, TextFile } from './text'
 import { pageString, sliceLineRange } from './paging'
 import type { ReadOptions, ReadResult, ResourceMeta } from './types'
+import { wholeRange } from './whole-range'
 
 /** Past this a direct read of a binary file is refused (a page of text has its own budget). */
 export const MAX_FILE_RESULT_BYTES = 20 * 1024 * 1024
@@ -87,7 +88,7 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     return {
       kind: 'text', url, text: all.slice(offset), mediaType: textType,
       source: { url, offset, line, column },
-      range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}) },
+      range: wholeRange(all, range?.start ?? 1, range?.end),
     }
   }
   const page = await readFilePage({ path: target.path, cache: file.cache, range, offset: u.offset ?? 0, continueUrl: n => withOffset(u, n), file })
@@ -131,7 +132,7 @@ async function readFolder(u: FileUrl, target: FileTarget, opts: ReadOptions, url
   return {
     kind: 'text', url, text: page.body, mediaType: 'text/plain',
     source: { url, offset, line, column },
-    range: { startLine: range?.start ?? 1, ...(range?.end !== undefined ? { endLine: range.end } : {}), totalLines: lines.length },
+    range: { startLine: range?.start ?? 1, endLine: Math.min(range?.end ?? lines.length, lines.length), totalLines: lines.length },
     ...(page.nextOffset !== undefined ? { continueUrl: withOffset(u, page.nextOffset) } : {}),
   } as ReadResult
 }

@@ -7,6 +7,7 @@ import { pageString } from '../paging'
 import type { ReadOptions, ReadResult, SchemeHandler } from '../types'
 import type { ArtifactStore } from './artifact-store'
 import { httpGet } from './http-fetch'
+import { wholeRange } from '../whole-range'
 
 export const HTTP_TIMEOUT_MS = 30_000
 export const HTTP_MAX_BYTES = 20 * 1024 * 1024
@@ -36,7 +37,7 @@ export function httpScheme(scheme: 'http' | 'https', o: HttpSchemeDeps): SchemeH
         const html = HTML.test(mediaType)
         const text = html ? NodeHtmlMarkdown.translate(decoded) : decoded
         if (html) mediaType = 'text/markdown'
-        const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { startLine: 1, totalChars: text.length } }
+        const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
         if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
         const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : html ? 'text/markdown' : 'text/plain', tool: 'read' })
         return o.resources.read(archived, opts)
