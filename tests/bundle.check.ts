@@ -15,6 +15,24 @@ const plugin = require('..')
 // the module object itself (an import would give a copy), to watch what workers start from
 const workerThreads: typeof import('node:worker_threads') = require('node:worker_threads')
 
+/** Koishi with plugin-mock (sends answered at once) and a fake model server, for the bundle. */
+async function startApp() {
+  const server = await FakeOpenAI.start()
+  const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
+  const app = new App()
+  const mockFork = app.plugin(mock)
+  await app.start()
+  nodeMock.method(app.bots[0], 'sendMessage', async () => ['sent'])
+  const close = async () => {
+    nodeMock.restoreAll()
+    mockFork.dispose()
+    await app.stop()
+    await server.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  return { server, dataDir, app, close }
+}
+
 describe('the built package (lib/)', () => {
   it('runs a codemode program from the bundle, in a worker started from lib/sandbox-worker.js', async () => {
     // record what the bundle starts its workers from (it reads Worker off the module at each use)
@@ -26,12 +44,7 @@ describe('the built package (lib/)', () => {
         super(file, options)
       }
     }
-    const server = await FakeOpenAI.start()
-    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
-    const app = new App()
-    const mockFork = app.plugin(mock)
-    await app.start()
-    nodeMock.method(app.bots[0], 'sendMessage', async () => ['sent'])
+    const { server, dataDir, app, close } = await startApp()
     app.plugin(plugin, {
       dataDir,
       models: [{ id: 'main', baseURL: server.baseURL, model: 'm', maxRetries: 0 }],
@@ -49,21 +62,12 @@ describe('the built package (lib/)', () => {
       expect(started.every((f) => f === join(__dirname, '..', 'lib', 'sandbox-worker.js'))).to.equal(true, String(started))
     } finally {
       ;(workerThreads as { Worker: unknown }).Worker = Original
-      nodeMock.restoreAll()
-      mockFork.dispose()
-      await app.stop()
-      await server.close()
-      await rm(dataDir, { recursive: true, force: true })
+      await close()
     }
   })
 
   it('calls an MCP server\'s tool and reads its resource from the bundle; disposing ends the child', async () => {
-    const server = await FakeOpenAI.start()
-    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-lib-'))
-    const app = new App()
-    const mockFork = app.plugin(mock)
-    await app.start()
-    nodeMock.method(app.bots[0], 'sendMessage', async () => ['sent'])
+    const { server, dataDir, app, close } = await startApp()
     const fork = app.plugin(plugin, {
       dataDir,
       models: [{ id: 'main', baseURL: server.baseURL, model: 'm', maxRetries: 0 }],
@@ -85,16 +89,12 @@ describe('the built package (lib/)', () => {
       await server.waitForRequests(2)
       expect(toolResultsOf(server.requests[1]).map(r => r.content)).to.deep.equal(['echo: from lib', 'hello from a resource\nsecond line'])
     } finally {
-      nodeMock.restoreAll()
       fork.dispose()
       for (let i = 0; pid && i < 500; i++) {
         try { process.kill(pid, 0) } catch { pid = undefined; break }
         await new Promise(r => setTimeout(r, 10))
       }
-      mockFork.dispose()
-      await app.stop()
-      await server.close()
-      await rm(dataDir, { recursive: true, force: true })
+      await close()
     }
     expect(pid, 'the child process outlived the plugin').to.equal(undefined)
   })

@@ -319,21 +319,16 @@ export class KotodamaService extends Service {
   }
 
   private stopBot(bot: string): void {
-    for (const [key, p] of this.runtimes) {
-      if (!key.endsWith(`\u0000${bot}`)) continue
-      this.runtimes.delete(key)
-      p.then(r => {
-        this.watchers.forEach(w => w(r))
-        return r.stop()
-      }).catch(() => {})
-    }
+    this.stopWhere(r => r.bot === bot)
   }
 
+  /** Stops the runtimes `which` picks; the console hears of each (a message on its way in goes to the next runtime). */
   private stopWhere(which: (r: Runtime) => boolean): void {
     for (const [key, p] of this.runtimes) {
       p.then(r => {
         if (!which(r) || this.runtimes.get(key) !== p) return
         this.runtimes.delete(key)
+        this.watchers.forEach(w => w(r))
         return r.stop()
       }).catch(() => {})
     }
@@ -357,7 +352,7 @@ export class KotodamaService extends Service {
         this.runtimes.delete(key)
         await running.stop()
       }
-      const files = filesSide(join(runtimeHome(this.dataDir(), profile.id, bot), 'conversations'), this.log, this.clock)
+      const files = filesSide(join(this.homeOf(profile, bot), 'conversations'), this.log, this.clock, this.descriptors)
       const database = tableSide(table, profile.id, bot, this.log, this.clock)
       const result = to === 'database' ? await migrateHistory(files, database) : await migrateHistory(database, files)
       this.moved.set(key, to)
