@@ -17,3 +17,17 @@ export function formatBytes(n: number | undefined): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
+
+/**
+ * Why a turn woke or what a message woke, in words: the standard engine's codes translated, an
+ * explicit wake-up (`wake:<reason>`) as its own reason; another engine's codes as they are.
+ */
+export function reasonText(reason: string, t: (key: string, values?: Record<string, unknown>) => string): string {
+  if (reason === 'direct' || reason === 'mention' || reason === 'quote') return t(`reason.${reason}`)
+  const at = reason.indexOf(':')
+  const [kind, rest] = at < 0 ? [reason, ''] : [reason.slice(0, at), reason.slice(at + 1)]
+  if (kind === 'keyword') return t('reason.keyword', { keyword: rest })
+  if (kind === 'wait') return t('reason.wait', { window: rest })
+  if (kind === 'wake') return rest
+  return reason
+}

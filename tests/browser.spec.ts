@@ -144,7 +144,7 @@ describe('console page in a real browser', function () {
 
   it('"Wake now" starts a turn; "Reset" asks first, then the transcript is empty', async () => {
     await page.locator('.kd-wake').click()
-    const woken = page.locator('.kd-turn').filter({ hasText: 'woke: wake:the owner, from the console' })
+    const woken = page.locator('.kd-turn').filter({ hasText: 'woke: the owner, from the console' })
     await woken.waitFor()
     await woken.filter({ hasText: 'ended' }).waitFor()
     await page.locator('.kd-note').filter({ hasText: '[wake: the owner, from the console]' }).waitFor()
@@ -182,7 +182,7 @@ describe('console page in a real browser', function () {
     await group.click()
     await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).waitFor()
     const woke = page.locator('.kd-fact').filter({ hasText: '@Koishi are you there?' })
-    expect(await woke.locator('.kd-badge.wake').innerText()).to.match(/mention/)
+    expect(await woke.locator('.kd-badge.wake').innerText()).to.equal('wakes: a mention')
     // the message that did not mention it is a fact that woke nothing
     expect(await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).locator('.kd-badge.wake').count()).to.equal(0)
     await page.locator('.kd-send.delivered').filter({ hasText: 'I heard: @Koishi are you there?' }).waitFor()
@@ -234,7 +234,7 @@ describe('console page in a real browser', function () {
     await zh.goto(`${demo.url}/kotodama`)
     await zh.getByText('心智', { exact: true }).waitFor()
     await zh.locator('.kd-conversation').filter({ hasText: /group:/ }).click()
-    await zh.locator('.kd-turn').filter({ hasText: '第 1 轮' }).filter({ hasText: '发送后结束' }).waitFor()
+    await zh.locator('.kd-turn').filter({ hasText: '第 1 轮' }).filter({ hasText: '唤醒原因：被提及' }).filter({ hasText: '发送后结束' }).waitFor()
     expect(await zh.locator('.kd-send-status').first().innerText()).to.include('已送达')
     await zh.mouse.move(1300, 880)
     await zh.screenshot({ path: join(SHOTS, '11-kotodama-zh.png') })
