@@ -1,4 +1,4 @@
-import type { CodemodeLimits, MemoryConfig } from './types'
+import type { CodemodeLimits, MemoryConfig, ModelPrice } from './types'
 
 export const DEFAULT_CODEMODE: CodemodeLimits = {
   timeoutMs: 30000,
@@ -17,3 +17,8 @@ export const DEFAULT_MEMORY: Readonly<MemoryConfig> = {
   pinned: ['local://memory/core.md'],
   index: true,
 }
+
+export const NO_PRICE: Readonly<ModelPrice> = { input: 0, cachedInput: 0, output: 0 }
+
+/** the share of its limits a full history is cut back to (SPEC §16) */
+export const DEFAULT_TRIM_TO = 0.5

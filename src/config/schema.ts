@@ -2,7 +2,7 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_MEMORY } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_TRIM_TO } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -16,6 +16,12 @@ const model = Schema.object({
   toolCalls: Schema.union(['native', 'hermes', 'xml']).default('native'),
   contextTokens: Schema.number().default(0),
   fallback: Schema.array(Schema.string()).role('table').default([]),
+  reasoning: Schema.union(['auto', 'return', 'drop']).default('auto'),
+  price: Schema.object({
+    input: Schema.number().default(0),
+    cachedInput: Schema.number().default(0),
+    output: Schema.number().default(0),
+  }),
 })
 
 const codemodeLimits = Schema.object(Object.fromEntries(
@@ -71,6 +77,7 @@ const profile = Schema.object({
   context: Schema.object({
     maxMessages: Schema.number().default(200),
     maxChars: Schema.number().default(60000),
+    trimTo: Schema.number().default(DEFAULT_TRIM_TO),
   }),
   maxSteps: Schema.number().default(20),
   strayText: Schema.union(['remind', 'send', 'drop']).default('remind'),

@@ -17,6 +17,19 @@ export interface ModelConfig {
   contextTokens: number
   /** model ids tried in order when this one is unavailable */
   fallback: string[]
+  /** whether each step's reasoning goes back to the server (SPEC §11) */
+  reasoning?: ReasoningMode
+  /** per million tokens; 0: unknown (SPEC §16) */
+  price?: ModelPrice
+}
+
+/** auto: drop until the server asks for it (HTTP 400 naming reasoning_content), then return */
+export type ReasoningMode = 'auto' | 'return' | 'drop'
+
+export interface ModelPrice {
+  input: number
+  cachedInput: number
+  output: number
 }
 
 export type ToolCallDialect = 'native' | 'hermes' | 'xml'
@@ -80,7 +93,8 @@ export interface ProfileConfig {
   codemode: { enabled: boolean; direct: string[] }
   workspace: { roots: string[] }
   http: { enabled: boolean; allowPrivate: boolean }
-  context: { maxMessages: number; maxChars: number }
+  /** trimTo: a full history is cut back to this share of its limits (SPEC §16) */
+  context: { maxMessages: number; maxChars: number; trimTo?: number }
   maxSteps: number
   strayText: StrayTextPolicy
   memory: MemoryConfig

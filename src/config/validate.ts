@@ -31,6 +31,9 @@ const positiveInt: Check = (_, v) => Number.isInteger(v) && (v as number) > 0 ? 
 const nonEmptyString: Check = (_, v) => typeof v === 'string' && v.trim() ? undefined : 'must not be empty'
 const wholeNonNegative: Check = (_, v) => Number.isInteger(v) && (v as number) >= 0 ? undefined : 'must be a whole number >= 0'
 const fraction: Check = (_, v) => typeof v === 'number' && v >= 0 && v <= 1 ? undefined : 'must be between 0 and 1'
+const share: Check = (_, v) => v === undefined || (typeof v === 'number' && v > 0 && v <= 1) ? undefined : 'must be above 0 and at most 1'
+const optionalNonNegative: Check = (p, v) => v === undefined ? undefined : nonNegative(p, v)
+const reasoningMode: Check = (_, v) => v === undefined || v === 'auto' || v === 'return' || v === 'drop' ? undefined : 'must be auto, return or drop'
 
 function at(obj: any, path: string): unknown {
   return path.split('.').reduce((o, k) => o?.[k], obj)
@@ -39,6 +42,8 @@ function at(obj: any, path: string): unknown {
 const MODEL_CHECKS: [string, Check][] = [
   ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
   ['maxRetries', nonNegative], ['timeoutMs', positive], ['contextTokens', nonNegative],
+  ['reasoning', reasoningMode],
+  ['price.input', optionalNonNegative], ['price.cachedInput', optionalNonNegative], ['price.output', optionalNonNegative],
 ]
 
 const CODEMODE_CHECKS: [string, Check][] = [
@@ -53,7 +58,7 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['attachment.recentTurns', positiveInt], ['attachment.maxImageCount', nonNegative],
   ['attachment.maxImageBytes', nonNegative], ['attachment.maxTotalImageBytes', nonNegative],
   ['attachment.maxImageDimension', nonNegative],
-  ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt],
+  ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt], ['context.trimTo', share],
   ['maxSteps', positiveInt],
   ['memory.maxFileBytes', wholeNonNegative], ['memory.maxTotalBytes', wholeNonNegative], ['memory.maxFiles', wholeNonNegative],
 ]

@@ -50,3 +50,5 @@ export type Entry =
   | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }
   /** `once` attachments shown in a request whose response was persisted. */
   | { type: 'shown'; at: number; ids: string[] }
+  /** A model call that failed, in the server's own words (SPEC §11); never shown to the model. */
+  | { type: 'failure'; at: number; turn: number; model: string; error: string; latencyMs?: number }
