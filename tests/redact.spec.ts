@@ -9,6 +9,14 @@ describe('secrets are masked (SPEC §10)', () => {
     expect(r.text('ab is fine')).to.equal('ab is fine')
   })
 
+  it('placeholder keys shorter than 8 characters (ollama, EMPTY) leave text alone', () => {
+    const p = new Redactor(['ollama', 'EMPTY', 'test', 'sk-1234'])
+    expect(p.empty).to.equal(true)
+    const said = 'I run ollama on my laptop; EMPTY means test://doc/1 works with sk-1234'
+    expect(p.text(said)).to.equal(said)
+    expect(p.value({ url: 'mcp://t/test://doc/1' })).to.deep.equal({ url: 'mcp://t/test://doc/1' })
+  })
+
   it('in values: strings at any depth; a value without secrets is returned as itself', () => {
     const clean = { a: [1, 'two'], b: { c: 'three' } }
     expect(r.value(clean)).to.equal(clean)

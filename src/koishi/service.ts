@@ -7,6 +7,7 @@ import type { Config, ProfileConfig } from '../config/types'
 import { checkConfig, type CheckedConfig } from '../config/validate'
 import { ModelHealth } from '../model/failover'
 import { createModel, type ModelHandle } from '../model/provider'
+import { ReasoningModes } from '../model/reasoning-mode'
 import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
 import { Runtime, runtimeHome } from '../runtime/runtime'
 import type { HistoryTable } from '../runtime/history-table'
@@ -81,6 +82,8 @@ export class KotodamaService extends Service {
   private names = new Map<string, string | undefined>()
   /** failures and cool-downs per model id, for every runtime of this instance (made with the first runtime, after tests set the clock) */
   private health?: ModelHealth
+  /** which models return their reasoning, as learned from their servers (SPEC §11) */
+  private reasoning: ReasoningModes
   private log: Logger
   /** masks every configured secret in logs and in what the model sees */
   readonly redact: Redactor
@@ -105,7 +108,8 @@ export class KotodamaService extends Service {
       const who = p.profile === undefined ? '' : p.leftOut ? `profile "${p.profile}": ` : `profile "${p.profile}" does not start: `
       this.log.warn('%sconfig %s %s', who, p.path, p.message)
     }
-    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m))
+    this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
+    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning))
     // The first program otherwise pays ~100 ms to compile the sandbox.
     if (this.checked.profiles.some(p => p.codemode.enabled)) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
     // The built-in extensions go through the same public interface as everyone else's.
@@ -374,7 +378,7 @@ export class KotodamaService extends Service {
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
     await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))
-    await Promise.all([this.sandbox.shutdown(), this.mcp.stop()])
+    await Promise.all([this.sandbox.shutdown(), this.mcp.stop(), this.reasoning.idle()])
     this.vision.clear()
     this.files.clear()
   }

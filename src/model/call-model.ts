@@ -7,7 +7,7 @@
 // validated once (history messages never change), with the same schemas and the same error.
 import { asSchema, InvalidPromptError, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
 import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from 'ai/internal'
-import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3Usage } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3FunctionTool, LanguageModelV3Usage } from '@ai-sdk/provider'
 import { secureJsonParse } from '@ai-sdk/provider-utils'
 import type { ZodType } from 'zod'
 import type { ModelHandle } from './provider'
@@ -15,6 +15,8 @@ import type { Tool } from '../tools/types'
 import { checkMessages } from './check-messages'
 import { splitReasoning } from './reasoning'
 import { INVALID_KEY } from './dialects'
+import { newCallId } from './call-id'
+import { hasLeftoverCalls, leftoverCalls } from './leftover-calls'
 
 export interface ModelCall {
   id: string
@@ -66,17 +68,41 @@ export async function callModel(handle: ModelHandle, o: {
   } as any)
   const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: undefined, activeTools: undefined } as any)
   const { retry } = prepareRetries({ maxRetries: handle.config.maxRetries, abortSignal: signal } as any)
-  const result = await retry(() => model.doGenerate({ prompt, tools, toolChoice, abortSignal: signal }))
-  return toStep(result.content, o.tools, result.usage)
+  const generate = () => retry(() => model.doGenerate({ prompt, tools, toolChoice, abortSignal: signal }))
+  let result
+  try {
+    result = await generate()
+  } catch (e) {
+    // models[].reasoning auto: the server asked for its reasoning back; the same step at once (SPEC §11)
+    if (!handle.learn?.(e)) throw e
+    result = await generate()
+  }
+  const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
+  return toStep(result.content, o.tools, result.usage, native ? functionTools(tools) : undefined)
 }
 
-/** The step as the SDK's response message would hold it; reasoning is not kept (see decisions). */
-async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage): Promise<ModelStep> {
+const functionTools = (tools: unknown): LanguageModelV3FunctionTool[] =>
+  Array.isArray(tools) ? tools.filter((t): t is LanguageModelV3FunctionTool => t?.type === 'function') : []
+
+/**
+ * The step as the SDK's response message would hold it, with its reasoning kept as a reasoning part
+ * (SPEC §11: returned to servers that demand it, shown on the console) and call ids of our own.
+ * `native`: the offered tools, when calls left in the text are read (leftover-calls.ts).
+ */
+async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage, native?: LanguageModelV3FunctionTool[]): Promise<ModelStep> {
   const content: any[] = []
   const calls: ModelCall[] = []
-  // <think> blocks in the content are reasoning: not the step's text, not kept (SPEC §11)
+  // <think> blocks in the content are reasoning: not the step's text (SPEC §11)
   const raw = parts.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('')
-  const { text } = splitReasoning(raw)
+  const split = splitReasoning(raw)
+  let text = split.text
+  const reasoning = [...parts.filter(p => p.type === 'reasoning').map(p => (p as { text: string }).text), split.reasoning].filter(r => r.trim()).join('\n')
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning })
+  if (native && !parts.some(p => p.type === 'tool-call') && hasLeftoverCalls(text)) {
+    const found = leftoverCalls(text, native)
+    text = found.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('').trim()
+    parts = [{ type: 'text', text }, ...found.filter(p => p.type === 'tool-call')]
+  }
   let textShown = false
   for (const part of parts) {
     if (part.type === 'text') {
@@ -86,9 +112,10 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
       // a text dialect's call that could not be parsed arrives already judged (dialects.ts)
       const unread = part.providerMetadata?.[INVALID_KEY]?.invalid
       const { input, invalid } = typeof unread === 'string' ? { input: {}, invalid: unread } : await parseInput(part.toolName, part.input, offered)
-      calls.push({ id: part.toolCallId, name: part.toolName, input, invalid })
+      const id = newCallId()
+      calls.push({ id, name: part.toolName, input, invalid })
       content.push({
-        type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName,
+        type: 'tool-call', toolCallId: id, toolName: part.toolName,
         input: invalid && (typeof input !== 'object' || input === null) ? {} : input,
         providerOptions: typeof unread === 'string' ? undefined : part.providerMetadata,
       })

@@ -125,6 +125,11 @@ function describe(message: string, meta?: Record<string, unknown>): string {
   return `${message.replace(/,? keeping original text\.?$/i, '')}${why}`
 }
 
+/** A `<tool_call>` fragment that could not be read: an invalid call that quotes it. */
+export function brokenCall(raw: string, dialect: 'hermes' | 'xml'): LanguageModelV3Content {
+  return invalidCall(/"name"\s*:\s*"([^"]+)"/.exec(raw)?.[1], raw, dialect)
+}
+
 function invalidCall(name: string | undefined, raw: string, dialect: 'hermes' | 'xml', reason?: string): LanguageModelV3Content {
   const quoted = raw.length > QUOTE ? `${raw.slice(0, QUOTE)}…` : raw
   const format = dialect === 'hermes'

@@ -1,33 +1,17 @@
 // Failover between models (SPEC §11): a step that fails as *unavailable* is tried on the next
 // model of the first model's `fallback`; a model unavailable 3 times in a row is skipped for a
 // while. The health state lives in the plugin instance (the service owns one ModelHealth).
-import { APICallError, RetryError } from 'ai'
 import type { Clock } from '../util/clock'
-import { describeError } from '../util/describe-error'
 import type { Logger } from '../util/logger'
 import type { ModelHandle } from './provider'
 import { ContextSizes } from './context-size'
+import { describeFailure, failureKind } from './failure'
+
+export { failureKind }
 
 const SKIP_AFTER = 3
 const FIRST_COOLDOWN = 60_000
 const MAX_COOLDOWN = 600_000
-const UNAVAILABLE = new Set([401, 403, 404, 408, 409, 429])
-
-/** 'unavailable' fails over and counts against the model; 'invalid' does neither. */
-export function failureKind(e: unknown): 'unavailable' | 'invalid' {
-  const err = RetryError.isInstance(e) ? e.lastError : e
-  if (APICallError.isInstance(err)) {
-    const s = err.statusCode
-    // no status: the request never got an answer (connection refused, reset, DNS)
-    if (s === undefined || UNAVAILABLE.has(s) || s >= 500) return 'unavailable'
-    return 'invalid'
-  }
-  const name = (err as any)?.name
-  // our own prompt or arguments were refused before any request was sent
-  if (name === 'AI_InvalidPromptError' || name === 'AI_InvalidArgumentError') return 'invalid'
-  // timeouts, fetch failures, broken bodies: the server did not answer usefully
-  return 'unavailable'
-}
 
 interface Health {
   failures: number
@@ -126,8 +110,8 @@ export async function withFailover<T>(o: {
       o.port.record(attempt)
       const kind = failureKind(error)
       if (kind === 'unavailable') o.port.health.failed(handle.config.id)
-      if (kind === 'invalid' || i + 1 >= chain.length) throw Object.assign(new FailedStep(error), { handle })
-      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, describeError(error), chain[i + 1].config.id)
+      if (kind === 'invalid' || i + 1 >= chain.length) throw Object.assign(new FailedStep(error), { handle, latencyMs: attempt.latencyMs })
+      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, describeFailure(error, handle.config.timeoutMs), chain[i + 1].config.id)
     }
   }
 }
@@ -135,6 +119,7 @@ export async function withFailover<T>(o: {
 /** The step's last error and the model that raised it. */
 export class FailedStep extends Error {
   handle!: ModelHandle
+  latencyMs?: number
   constructor(readonly error: unknown) {
     super('model call failed')
   }

@@ -4,22 +4,33 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
 import { withDialect } from './dialects'
+import type { ReasoningModes } from './reasoning-mode'
+import { reasoningField, wireUsage } from './wire-format'
 
 export type PublicModelConfig = Omit<ModelConfig, 'apiKey'>
 
 export interface ModelHandle {
   config: PublicModelConfig
   model: LanguageModel
+  /** after a failed request: true when the model now returns its reasoning and the step may be tried again (SPEC §11) */
+  learn?(error: unknown): boolean
 }
 
-export function createModel(config: ModelConfig): ModelHandle {
+export function createModel(config: ModelConfig, reasoning?: ReasoningModes): ModelHandle {
   const { apiKey, ...visible } = config
+  const returns = () => reasoning ? reasoning.returns(config) : config.reasoning === 'return'
   const provider = createOpenAICompatible({
     name: 'kotodama',
     baseURL: config.baseURL.replace(/\/+$/, ''),
     apiKey: apiKey || undefined,
     includeUsage: true,
+    transformRequestBody: body => reasoningField(body, returns()),
+    convertUsage: wireUsage,
   })
-  // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
-  return { config: Object.freeze(visible), model: withDialect(provider.chatModel(config.model), config.toolCalls) }
+  return {
+    config: Object.freeze(visible),
+    // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
+    model: withDialect(provider.chatModel(config.model), config.toolCalls),
+    ...(reasoning ? { learn: (e: unknown) => reasoning.learn(config, e) } : {}),
+  }
 }

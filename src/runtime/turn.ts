@@ -1,8 +1,8 @@
 // The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
 import { callModel, offerTools } from '../model/call-model'
 import { FailedStep, withFailover } from '../model/failover'
+import { describeFailure } from '../model/failure'
 import { declaredChars } from '../model/context-size'
-import { describeError } from '../util/describe-error'
 import { toolAttachments } from './request/attachment-entries'
 import { runCalls, stepMessages } from './run-calls'
 import { stepEndsTurn } from './stop-rule'
@@ -44,9 +44,13 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
         failover.health.sizes.observe(answer.handle.config, system.length + request.chars, toolChars, usage.promptTokens)
       } catch (e: any) {
-        const failed = e instanceof FailedStep ? e.handle : handle
-        if (!port.signal.aborted) logger.warn('conversation %s: the call to model "%s" failed (timeout %d ms), the turn ends: %s', port.key, failed.config.id, failed.config.timeoutMs, describeError(e instanceof FailedStep ? e.error : e))
         why = 'model call failed'
+        if (port.signal.aborted) return
+        const failed = e instanceof FailedStep ? e.handle : handle
+        // in the server's own words (SPEC §11): the log, and the turn on the console page
+        const error = port.redact.text(describeFailure(e instanceof FailedStep ? e.error : e, failed.config.timeoutMs))
+        logger.warn('conversation %s: the call to model "%s" failed, the turn ends: %s', port.key, failed.config.id, error)
+        void port.append([{ type: 'failure', at: port.clock.now(), turn: state.number, model: failed.config.id, error, ...(e instanceof FailedStep && e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) }])
         return
       }
       if (!result.calls.length) {
@@ -75,6 +79,7 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       }
     }
   } finally {
+    if (why === 'maxSteps reached' && !port.signal.aborted) logger.info('conversation %s: turn %d stopped after maxSteps (%d steps)', port.key, state.number, profile.maxSteps)
     logger.debug('%s: turn %d ends (%s)', port.key, state.number, port.signal.aborted ? 'stopped' : why)
     port.endTurn(state)
   }

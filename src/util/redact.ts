@@ -1,17 +1,20 @@
 // Every configured secret (model API keys, MCP env and header values) is replaced by *** in every
 // log line and every text shown to the model (SPEC §10) — also inside a provider's error message
-// that echoes it.
+// that echoes it. A value shorter than MIN_SECRET is no real key (Ollama's placeholder is `ollama`,
+// vLLM's `EMPTY`): masking it would garble what people write, so it is left alone.
 import { inspect } from 'node:util'
 import type { Logger } from './logger'
 
 export const MASK = '***'
+/** shorter values are placeholders, not secrets (SPEC §10) */
+export const MIN_SECRET = 8
 
 export class Redactor {
   private secrets: string[]
 
   constructor(secrets: Iterable<string | undefined>) {
     // longest first, so a secret that contains another is masked whole
-    this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.trim().length >= 4))]
+    this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.trim().length >= MIN_SECRET))]
       .sort((a, b) => b.length - a.length)
   }
 

@@ -43,8 +43,13 @@ export interface FakeReply {
    * The usage object: `false` leaves it out; an object sets fields (e.g. reasoning or cached
    * tokens) over the estimated counts. Default: estimated prompt and completion tokens.
    */
-  usage?: false | { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; cached_tokens?: number }
+  usage?: false | { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number; cached_tokens?: number; prompt_cache_hit_tokens?: number }
+  /** sent as the whole JSON body with `status` (default 200), e.g. a relay's 200 with an `{"error": ...}` body */
+  body?: unknown
 }
+
+/** A server rule checked before the script: a reply it returns is sent instead, and the script is not consumed. */
+export type Guard = (req: RecordedRequest) => FakeReply | undefined
 
 export interface RecordedRequest {
   index: number
@@ -65,6 +70,7 @@ export class FakeOpenAI {
   readonly requests: RecordedRequest[] = []
   private queue: Scripted[] = []
   private fallbackReply: Scripted | undefined
+  private guards: Guard[] = []
   private waiters: Waiter[] = []
   private sockets = new Set<Socket>()
   private toolCallCounter = 0
@@ -103,6 +109,12 @@ export class FakeOpenAI {
     return this
   }
 
+  /** Adds a rule the server enforces on every request (e.g. DeepSeek's reasoning pass-back). */
+  guard(rule: Guard): this {
+    this.guards.push(rule)
+    return this
+  }
+
   fallback(reply: Scripted | undefined): this {
     this.fallbackReply = reply
     return this
@@ -134,6 +146,7 @@ export class FakeOpenAI {
     this.queue = []
     this.requests.length = 0
     this.fallbackReply = undefined
+    this.guards = []
     this.toolCallCounter = 0
   }
 
@@ -179,6 +192,10 @@ export class FakeOpenAI {
     this.requests.push(recorded)
     this.notifyWaiters()
 
+    for (const rule of this.guards) {
+      const refused = rule(recorded)
+      if (refused) return sendError(res, refused.status ?? 400, refused.error ?? 'refused by a server rule', 'invalid_request_error', refused.headers)
+    }
     const scripted = this.queue.length ? this.queue.shift() : this.fallbackReply
     if (scripted === undefined) {
       // 400 rather than 5xx: the SDK does not retry it, so the test fails fast and clearly
@@ -197,6 +214,7 @@ export class FakeOpenAI {
     if (reply.delayMs) await new Promise((r) => realSetTimeout(r, reply.delayMs))
     if (res.destroyed || this.closed) return
 
+    if (reply.body !== undefined) return sendJson(res, reply.status ?? 200, reply.body, reply)
     if (reply.status && reply.status >= 400) {
       return sendError(res, reply.status, reply.error ?? `fake-openai: scripted status ${reply.status}`, undefined, reply.headers)
     }
@@ -333,6 +351,8 @@ function makeUsage(body: any, reply: FakeReply, toolCalls: { arguments: string }
   const completion_tokens = o.completion_tokens ?? Math.ceil(out.length / 4)
   const usage: any = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens }
   if (o.cached_tokens !== undefined) usage.prompt_tokens_details = { cached_tokens: o.cached_tokens }
+  // DeepSeek's own fields (their API reference, "usage")
+  if (o.prompt_cache_hit_tokens !== undefined) Object.assign(usage, { prompt_cache_hit_tokens: o.prompt_cache_hit_tokens, prompt_cache_miss_tokens: prompt_tokens - o.prompt_cache_hit_tokens })
   if (o.reasoning_tokens !== undefined) usage.completion_tokens_details = { reasoning_tokens: o.reasoning_tokens }
   return usage
 }
