@@ -160,7 +160,7 @@ describe('resources through a running runtime', function () {
       rt.assets.timeoutMs = 200
       const slow = await rt.resources.read(`asset://${ids[2]}`, DIRECT)
       expect(code(slow)).to.equal('read_failed')
-      expect((slow as any).error.message).to.match(/fetching its source failed/)
+      expect((slow as any).error.message).to.match(/its media could not be fetched/)
     } finally {
       server.closeAllConnections()
       server.close()

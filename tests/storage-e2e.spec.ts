@@ -6,6 +6,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import memory from '@koishijs/plugin-database-memory'
+import mock from '@koishijs/plugin-mock'
+import { App, Logger } from 'koishi'
+import * as kotodama from '../src'
 import { Harness, call } from './support/harness'
 import { memoryDatabase, sqliteDatabase } from './support/databases'
 import { requestText } from './support/faults'
@@ -92,6 +95,27 @@ describe('storage: database, end to end', function () {
       await h?.stop()
       h = undefined
       await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a database plugin started with the app before kotodama: no spurious error at boot (issue 21)', async () => {
+    const logs: { type: string; content: string }[] = []
+    const target: Logger.Target = { colors: 0, record: r => { logs.push(r) } }
+    Logger.targets.push(target)
+    const dataDir = await mkdtemp(join(tmpdir(), 'kotodama-boot-'))
+    const app = new App()
+    try {
+      // as `koishi start` boots: every plugin is added, then the app starts them together
+      app.plugin(memory)
+      app.plugin(mock)
+      app.plugin(kotodama, { dataDir, storage: 'database', models: [{ id: 'main', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }], profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }] }] })
+      await app.start()
+      await new Promise(r => setTimeout(r, 3500))
+      expect(logs.filter(l => l.type === 'error').map(l => l.content)).to.deep.equal([])
+    } finally {
+      Logger.targets.splice(Logger.targets.indexOf(target), 1)
+      await app.stop().catch(() => {})
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 

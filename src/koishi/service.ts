@@ -54,6 +54,9 @@ export class MigrateRefused extends Error {
   }
 }
 
+/** how long after start a missing database service is reported without a message asking for it */
+const DATABASE_GRACE_MS = 3000
+
 export class KotodamaService extends Service {
   static inject = { http: { required: false }, database: { required: false } }
   readonly extensions = new Extensions()
@@ -369,7 +372,8 @@ export class KotodamaService extends Service {
 
   protected start(): void {
     this.mcp.start()
-    this.noDatabase(this.config.storage)
+    // a database plugin started with the app may provide its service after this one starts
+    this.ctx.setTimeout(() => this.noDatabase(this.config.storage), DATABASE_GRACE_MS)
   }
 
   protected async stop(): Promise<void> {

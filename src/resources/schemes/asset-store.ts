@@ -136,13 +136,14 @@ export class AssetStore {
       const data = await readFile(this.bytesPath(id))
       return { data, mediaType: sidecar.mediaType ?? 'application/octet-stream', filename: sidecar.filename }
     }
-    if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: no HTTP client to fetch ${clip(sidecar.source)}`)
+    if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: its media could not be fetched (no HTTP client)`)
     let fetched: { data: Buffer; mediaType?: string }
     try {
       fetched = await this.fetcher(sidecar.source, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, signal })
     } catch (e: any) {
-      if (e instanceof ResourceError) throw e
-      throw new ResourceError('read_failed', `asset://${id}: fetching its source failed: ${clip(String(e?.message ?? e))}`)
+      // the platform's link never reaches the model (SPEC §3), not even inside an error
+      const why = clip(withoutSource(String(e?.message ?? e), sidecar.source))
+      throw new ResourceError(e instanceof ResourceError ? e.code : 'read_failed', `asset://${id}: its media could not be fetched: ${why}`)
     }
     if (fetched.data.length > this.maxBytes) throw new ResourceError('too_large', `asset://${id} is larger than ${this.maxBytes} bytes`)
     return this.storeBytes(sidecar, fetched)
@@ -171,4 +172,13 @@ export function decodeDataUrl(url: string): { data: Buffer; mediaType?: string }
   if (!m) throw new ResourceError('invalid_url', 'malformed data: URL')
   const data = m[3] ? Buffer.from(m[4], 'base64') : Buffer.from(decodeURIComponent(m[4]), 'utf8')
   return { data, mediaType: m[1] || undefined }
+}
+
+/** An error message with the media's source, its host and any other URL in it left out. */
+export function withoutSource(message: string, source: string): string {
+  let out = message.split(source).join('(its source)')
+  let host = ''
+  try { host = new URL(source).host } catch {}
+  if (host) out = out.split(host).join('(its host)')
+  return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '(a URL)')
 }
