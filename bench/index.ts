@@ -13,6 +13,7 @@ import { dialects } from './dialects'
 import { mcpCall } from './mcp'
 import { memorySection } from './memory'
 import { scale } from './scale'
+import { promptCache } from './prompt-cache'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -27,6 +28,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['9', 'MCP tool call', mcpCall],
   ['10', 'memory section', memorySection],
   ['11', 'scale', scale],
+  ['12', 'prompt cache', promptCache],
 ]
 
 async function main() {

@@ -3,7 +3,7 @@
 import { Sandbox } from '../src/sandbox'
 import { VisionCache } from '../src/model/vision'
 import { TextCache } from '../src/resources/text'
-import { systemClock } from '../src/util/clock'
+import { systemClock, type Clock } from '../src/util/clock'
 import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3GenerateResult } from '@ai-sdk/provider'
 import { configSchema } from '../src/config/schema'
 import type { TypingConfig } from '../src/config/types'
@@ -55,6 +55,8 @@ export interface BenchRuntimeOptions {
   profile?: Record<string, unknown>
   random?: () => number
   onSend?: (channel: string, content: string) => void
+  /** the runtime's clock (a simulated time); the process's by default */
+  clock?: Clock
 }
 
 export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
@@ -76,7 +78,7 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   const runtime = new Runtime({
     profile: config.profiles[0], bot: BOT, dataDir: o.dataDir, logger: quiet, platform,
     models: new Map([['main', { config: model, model: o.model }]]), extensions,
-    limits: config.codemode, random: o.random ?? Math.random, clock: systemClock,
+    limits: config.codemode, random: o.random ?? Math.random, clock: o.clock ?? systemClock,
     sandbox: new Sandbox(), vision: new VisionCache(), files: new TextCache(),
   })
   await runtime.start()

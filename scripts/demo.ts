@@ -26,6 +26,8 @@ export interface DemoOptions {
   typing?: Partial<TypingConfig>
   /** MCP servers (SPEC §14) for the demo profile (tests) */
   mcpServers?: ({ id: string } & Record<string, unknown>)[]
+  /** the model's price per million tokens (SPEC §16), so the console shows costs (tests) */
+  price?: { input: number; cachedInput: number; output: number }
 }
 
 export interface Demo {
@@ -72,6 +74,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         apiKey: model.apiKey && model.apiKey === process.env.KOTODAMA_API_KEY ? '${{ env.KOTODAMA_API_KEY }}' : model.apiKey,
         // the offline model never fails transiently; fail fast if it is misused
         ...(model.offline ? { maxRetries: 0 } : {}),
+        ...(o.price ? { price: o.price } : {}),
       }],
       profiles: [{
         id: 'demo', persona: PERSONA, model: 'main', mode: 'channel',

@@ -17,12 +17,16 @@ export interface OfflineModel {
 
 // `[2026-11-29 18:30] Alice (u123) #m456: content` (src/runtime/render-facts.ts)
 const FACT_LINE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] .*? \([^)]*\) #\S*: (?:\(reply to #\S*\) )?/
+/** a note line of the runtime that can follow the facts of a turn */
+const RUNTIME_NOTE = /^\[(?:now|wake): .*\]$/
 
 export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
   return new Promise((resolve, reject) => {
     const sockets = new Set<Socket>()
     let requests = 0
     let calls = 0
+    /** recent request bodies: a prefix seen before is "cached", as a server's prompt cache counts it (SPEC §16) */
+    const seen: string[] = []
     const server = createServer((req, res) => {
       handle(req, res).catch((e) => {
         // never leave the plugin waiting on a broken reply
@@ -55,6 +59,9 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
       const id = `call_offline_${++calls}`
       // a rough count (4 characters a token), so the console's token figures show something real
       const promptTokens = Math.ceil(raw.length / 4)
+      const cachedTokens = cachedPrefixTokens(seen, raw)
+      seen.push(raw)
+      if (seen.length > 32) seen.shift()
       const completionTokens = Math.ceil(JSON.stringify(call.args).length / 4) + 5
       sendJson(res, 200, {
         id: `chatcmpl-offline-${requests}`,
@@ -70,7 +77,7 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
           },
           finish_reason: 'tool_calls',
         }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } },
       })
     }
 
@@ -114,6 +121,18 @@ function reply(body: any): { name: string; args: unknown } {
   }
 }
 
+/** The longest prefix `raw` shares with a request seen before, in whole blocks of 64 tokens (4 characters a token), as DeepSeek counts its cache. */
+function cachedPrefixTokens(seen: string[], raw: string): number {
+  let best = 0
+  for (const s of seen) {
+    const n = Math.min(s.length, raw.length)
+    let i = 0
+    while (i < n && s.charCodeAt(i) === raw.charCodeAt(i)) i++
+    best = Math.max(best, i)
+  }
+  return Math.floor(best / 4 / 64) * 64
+}
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return ''
@@ -128,7 +147,10 @@ function lastFact(text: string): string {
     if (FACT_LINE.test(lines[i])) { start = i; break }
   }
   if (start < 0) return ''
-  const content = [lines[start].replace(FACT_LINE, ''), ...lines.slice(start + 1)].join('\n')
+  // the runtime's notes that follow the facts (the turn's `[now: …]` line, a wake note) are not theirs
+  let end = start + 1
+  while (end < lines.length && !RUNTIME_NOTE.test(lines[end])) end++
+  const content = [lines[start].replace(FACT_LINE, ''), ...lines.slice(start + 1, end)].join('\n')
   const plain = unescape(content.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim()
   return plain.length > 200 ? plain.slice(0, 199) + '…' : plain
 }

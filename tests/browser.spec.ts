@@ -1,9 +1,10 @@
 // The owner's window in a real browser (SPEC §12): the demo (Koishi, the console with its
 // sandbox, config and log pages, the plugin with the offline model) on a free port, Debian's
 // chromium driven by playwright-core. Screenshots go to test-output/browser/ (git ignores it).
+// The model has a price, so the page shows costs (SPEC §16) beside the tokens.
 import { expect } from 'chai'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Logger } from 'koishi'
@@ -14,6 +15,7 @@ import { startDemo, type Demo } from '../scripts/demo'
 import { ensureClientBuilt } from '../scripts/client-build'
 import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
+import { runtimeHome } from '../src/runtime/runtime'
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const ROOT = resolve(__dirname, '..')
@@ -47,6 +49,8 @@ function png(w: number, h: number, rgb: [number, number, number]): Buffer {
 describe('console page in a real browser', function () {
   this.timeout(60000)
   const typing = { baseDelay: 0, charPerSecond: 1000, minDelay: 50, maxDelay: 100, jitter: 0 }
+  // DeepSeek-like prices per million tokens
+  const price = { input: 2, cachedInput: 0.2, output: 3 }
   let demo: Demo
   let dataDir: string
   let browser: Browser
@@ -64,7 +68,7 @@ describe('console page in a real browser', function () {
     Logger.targets[0].levels = { base: 1 }
     new Logger('kotodama').level = Logger.DEBUG
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
-    demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing })
+    demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing, price })
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
     context.setDefaultTimeout(15000)
@@ -122,6 +126,11 @@ describe('console page in a real browser', function () {
     // the result as the model saw it, and how the turn ended
     expect(await step.locator('.kd-result pre').innerText()).to.include('"ok": true')
     expect(await page.locator('.kd-turn').first().innerText()).to.include('ended after sending')
+    // what it cost (SPEC §16): the step, the conversation (its list entry and the transcript head), today on the card
+    expect(await step.locator('.kd-cost').innerText()).to.match(/^cost 0\.\d+$/)
+    expect(await conversation.locator('.kd-spend').innerText()).to.match(/^cost 0\.\d+ · [\d,]+ prompt \(\d+% cached\) → \d+ completion$/)
+    expect(await page.locator('.kd-header-spend').innerText()).to.match(/^1 step shown: cost 0\.\d+ · [\d,]+ prompt \(0% cached\) → \d+ completion$/)
+    expect(await runtime.locator('.kd-spend-today').innerText()).to.match(/^today: cost 0\.\d+ · requests 1 · errors 0\n[\d,]+ prompt \(\d+% cached\) → \d+ completion$/)
     await shot('2-kotodama')
   })
 
@@ -245,7 +254,7 @@ describe('console page in a real browser', function () {
     await demo.stop()
     demo = await startDemo({
       port: await freePort(), offline: true, dataDir, typing,
-      mcpServers: [stdioServerConfig('notes'), stdioServerConfig('search', { command: join(dataDir, 'no-such-server') })],
+      mcpServers: [stdioServerConfig('notes'), stdioServerConfig('search', { command: join(dataDir, 'no-such-server') })], price,
     })
     await page.goto(`${demo.url}/kotodama`)
     const photos = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
@@ -278,6 +287,65 @@ describe('console page in a real browser', function () {
     await zh.locator('.kd-fact .kd-thumb img').waitFor()
     await zh.mouse.move(1300, 880)
     await zh.screenshot({ path: join(SHOTS, '13-kotodama-restarted-zh.png') })
+    await zh.close()
+  })
+
+  it('the cost per day and a failed model call on its turn, in en-US and zh-CN', async () => {
+    // a runtime's last days from its daily files, and a turn whose model call failed, as the turn loop records them
+    const home = runtimeHome(join(dataDir, 'kotodama'), 'demo', 'sandbox:photos:koishi')
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10)
+    await writeFile(join(home, 'usage', `${day(1)}.json`), JSON.stringify({ day: day(1), models: { main: { requests: 41, errors: 2, promptTokens: 182_400, cachedTokens: 151_000, completionTokens: 6_120, cost: 0.1175 } } }))
+    await writeFile(join(home, 'usage', `${day(2)}.json`), JSON.stringify({ day: day(2), models: { main: { requests: 12, errors: 0, promptTokens: 40_210, completionTokens: 1_800 } } }))
+    const at = Date.now() - 60_000
+    const error = 'HTTP 503 from http://127.0.0.1:8000/v1/chat/completions: {"error":{"message":"upstream connect error or disconnect/reset before headers","type":"server_error"}}'
+    await writeFile(join(home, 'conversations', 'private%3Aerin.jsonl'), [
+      { type: 'fact', at, wake: 'direct', fact: { id: 'e1', at, bot: 'sandbox:photos:koishi', channel: 'private:erin', direct: true, user: { id: 'erin', name: 'erin' }, content: 'are you there?' } },
+      { type: 'turn', at: at + 1, turn: 1, reason: 'direct' },
+      { type: 'step', at: at + 900, turn: 1, usage: { model: 'main', latencyMs: 880, promptTokens: 3_210, cachedTokens: 2_560, completionTokens: 42 }, messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'erin asks if I am here; let me check my notes first' }, { type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: { url: 'local://memory/people/erin.md' } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'r1', toolName: 'read', output: { type: 'text', value: 'likes tea' } }] }] },
+      { type: 'failure', at: at + 4000, turn: 1, model: 'main', error, latencyMs: 3050 },
+    ].map(e => JSON.stringify(e)).join('\n') + '\n')
+
+    // the test before switched the console to zh-CN: back to en-US first
+    const language = (locale: string) => page.evaluate((locale) => {
+      const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
+      localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale }))
+    }, locale)
+    await language('en-US')
+    await page.goto(`${demo.url}/kotodama`)
+    const photos = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
+    await photos.click()
+    const days = photos.locator('.kd-days')
+    await days.waitFor()
+    expect(await days.locator('tbody tr').count()).to.equal(3)
+    expect(await days.locator('tbody tr').nth(1).innerText()).to.match(/182\.4K\s+83%\s+6,120\s+0\.12/)
+    // a day without a price has no cost, not 0
+    expect(await days.locator('tbody tr').nth(2).locator('td').last().innerText()).to.equal('—')
+    await page.locator('.kd-conversation').filter({ hasText: 'private:erin' }).click()
+    const failure = page.locator('.kd-failure')
+    await failure.waitFor()
+    expect(await failure.innerText()).to.include('model call failed')
+    expect(await failure.innerText()).to.include('upstream connect error')
+    expect(await failure.locator('b').evaluate(el => getComputedStyle(el).color)).to.equal('rgb(221, 51, 51)')
+    const turn = page.locator('.kd-turn').filter({ hasText: 'Turn 1' })
+    expect(await turn.locator('.kd-end.error').innerText()).to.match(/^ended: the model call failed: HTTP 503/)
+    expect(await page.locator('.kd-step .kd-cost').innerText()).to.equal('cost 0.0019')
+    expect(await page.locator('.kd-step .kd-meta').innerText()).to.include('3210 (2560 cached) → 42 tokens')
+    expect(await page.locator('.kd-header-spend').innerText()).to.equal('1 step shown: cost 0.0019 · 3,210 prompt (80% cached) → 42 completion')
+    // the reasoning stays collapsed
+    expect(await page.locator('.kd-reasoning').getAttribute('open')).to.equal(null)
+    await shot('14-kotodama-costs')
+
+    await language('zh-CN')
+    const zh = await page.context().newPage()
+    await zh.goto(`${demo.url}/kotodama`)
+    await zh.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' }).click()
+    await zh.locator('.kd-days caption').filter({ hasText: '最近几天' }).waitFor()
+    await zh.locator('.kd-conversation').filter({ hasText: 'private:erin' }).click()
+    await zh.locator('.kd-failure').filter({ hasText: '模型调用失败' }).waitFor()
+    expect(await zh.locator('.kd-turn .kd-end.error').innerText()).to.match(/^结束：模型调用失败：HTTP 503/)
+    expect(await zh.locator('.kd-header-spend').innerText()).to.equal('这里显示的 1 步：费用 0.0019 · 输入 3,210（缓存命中 80%）→ 输出 42')
+    await zh.mouse.move(1300, 880)
+    await zh.screenshot({ path: join(SHOTS, '15-kotodama-costs-zh.png') })
     await zh.close()
   })
 })

@@ -1,5 +1,6 @@
 // The console page's data (SPEC §12): the transcript shaped from history entries, and the
-// listeners the page calls, through the demo's console WebSocket (no browser needed).
+// listeners the page calls, through the demo's console WebSocket (no browser needed). Usage and
+// cost per step, turn, conversation and day (SPEC §16); model calls that failed (SPEC §11).
 import { expect } from 'chai'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,7 +8,8 @@ import { join } from 'node:path'
 import { Logger } from 'koishi'
 import WebSocket from 'ws'
 import { transcript } from '../src/console-data/transcript'
-import { conversationSummaries, runtimeSummary } from '../src/console-data/summary'
+import { conversationSummaries, conversationTranscript, runtimeSummary } from '../src/console-data/summary'
+import { runtimeHome } from '../src/runtime/runtime'
 import { storedConversations, storedTranscript } from '../src/console-data/stored'
 import { Harness, call } from './support/harness'
 import type { Entry } from '../src/runtime/types'
@@ -16,6 +18,7 @@ import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
 import { LoadedConversations } from '../src/runtime/loaded-conversations'
 import { memoryDatabase, sqliteDatabase } from './support/databases'
+import { costOf } from '../src/runtime/cost'
 
 const fact = (id: string, content: string, at = 1000): Entry => ({
   type: 'fact', at, wake: 'direct',
@@ -58,6 +61,56 @@ describe('console: the transcript of a conversation', () => {
     expect(send.calls[0].send).to.deep.equal({ messages: ['a cat!', 'cute'], delivered: false, ids: 1, error: 'SendFailed: rate limited' })
   })
 
+  const price = { input: 2, cachedInput: 0.5, output: 8 }
+  const priced = (id: string) => id === 'main' ? price : undefined
+
+  it('each step shows its cached tokens and cost, each turn its cost, the whole its figures; a model without a price has no cost', () => {
+    const withCache: Entry[] = [
+      ...entries,
+      { type: 'turn', at: 2001, turn: 2, reason: 'direct' },
+      { type: 'step', at: 2002, turn: 2, usage: { model: 'main', latencyMs: 9, promptTokens: 1000, cachedTokens: 600, completionTokens: 100 }, messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c3', toolName: 'finish', input: {} }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c3', toolName: 'finish', output: { type: 'json', value: { ok: true } } }] }] },
+      { type: 'step', at: 2003, turn: 2, usage: { model: 'local', latencyMs: 9, promptTokens: 50, completionTokens: 5 }, messages: [{ role: 'assistant', content: 'hm' }] },
+    ]
+    const t = transcript({ key: 'k', entries: withCache, busy: false, priceOf: priced })
+    const steps = t.items.filter(i => i.kind === 'step') as any[]
+    expect(steps.map(s => s.cost)).to.deep.equal([(100 * 2 + 20 * 8) / 1e6, (150 * 2 + 10 * 8) / 1e6, (400 * 2 + 600 * 0.5 + 100 * 8) / 1e6, undefined])
+    expect(steps[2]).to.include({ cachedTokens: 600, promptTokens: 1000 })
+    const turns = t.items.filter(i => i.kind === 'turn') as any[]
+    expect(turns[0].cost).to.be.closeTo((100 * 2 + 20 * 8 + 150 * 2 + 10 * 8) / 1e6, 1e-15)
+    expect(turns[1].cost).to.be.closeTo(0.0019, 1e-15)
+    expect(t.usage).to.deep.include({ steps: 4, promptTokens: 1300, cachedTokens: 600, completionTokens: 135, since: 1002 })
+    expect(t.usage.cost).to.be.closeTo(0.00074 + 0.0019, 1e-15)
+    // no price at all: no cost anywhere, not 0
+    const unpriced = transcript({ key: 'k', entries: withCache, busy: false })
+    expect(unpriced.usage).to.not.have.property('cost')
+    expect(unpriced.items.some((i: any) => i.cost !== undefined)).to.equal(false)
+  })
+
+  it('a failed model call is shown on its turn with the model and the server\'s words; the turn ended by it says so', () => {
+    const error = 'HTTP 503 from http://127.0.0.1:9/v1/chat/completions: upstream connect error'
+    const failed: Entry[] = [
+      fact('m1', 'hello'),
+      { type: 'turn', at: 1001, turn: 1, reason: 'direct' },
+      { type: 'failure', at: 1002, turn: 1, model: 'main', error, latencyMs: 3000 },
+      fact('m2', 'again', 1100),
+      { type: 'turn', at: 1101, turn: 2, reason: 'direct' },
+      { ...entries[2], turn: 2 } as Entry,
+      { type: 'failure', at: 1103, turn: 2, model: 'spare', error: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9' },
+      { type: 'turn', at: 1201, turn: 3, reason: 'direct' },
+      { type: 'failure', at: 1202, turn: 3, model: 'main', error: 'timeout' },
+      { ...entries[4], turn: 3 } as Entry,
+    ]
+    const t = transcript({ key: 'k', entries: failed, busy: false })
+    expect(t.items.map(i => i.kind)).to.deep.equal(['fact', 'turn', 'failure', 'fact', 'turn', 'step', 'failure', 'turn', 'failure', 'step'])
+    expect(t.items[2]).to.deep.equal({ kind: 'failure', at: 1002, turn: 1, model: 'main', error, latencyMs: 3000 })
+    const turns = t.items.filter(i => i.kind === 'turn') as any[]
+    expect(turns[0]).to.deep.include({ steps: 0, end: 'error', error })
+    expect(turns[1]).to.deep.include({ steps: 1, end: 'error', error: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9' })
+    // a step after the failure (the same turn went on): the turn ended as that step did
+    expect(turns[2]).to.deep.include({ steps: 1, end: 'failed' })
+    expect(turns[2]).to.not.have.property('error')
+  })
+
   it('a turn of a busy conversation is running; a limit keeps the newest entries', () => {
     expect((transcript({ key: 'k', entries, busy: true }).items[1] as any).end).to.equal('running')
     const t = transcript({ key: 'k', entries, busy: false, limit: 2 })
@@ -76,6 +129,7 @@ describe('console: the listeners of the page', function () {
   const baseLevel = Logger.levels.base
 
   const typing = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
+  const PRICE = { input: 2, cachedInput: 0.5, output: 8 }
 
   async function connect() {
     ws = new WebSocket(demo.url.replace(/^http/, 'ws') + '/status')
@@ -90,7 +144,7 @@ describe('console: the listeners of the page', function () {
   before(async () => {
     Logger.levels.base = 1
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-console-'))
-    demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing })
+    demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing, price: PRICE })
     await connect()
   })
 
@@ -152,7 +206,7 @@ describe('console: the listeners of the page', function () {
     await demo.stop()
     events.length = 0
     demo = await startDemo({
-      port: await freePort(), offline: true, dataDir, typing,
+      port: await freePort(), offline: true, dataDir, typing, price: PRICE,
       mcpServers: [stdioServerConfig('t'), stdioServerConfig('broken', { command: join(dataDir, 'no-such-server') })],
     })
     await connect()
@@ -226,6 +280,65 @@ describe('console: the listeners of the page', function () {
       .some((i: any) => i.kind === 'turn' && i.reason === 'wake:the owner, from the console' && i.end !== 'running')
     await until(woken, 'the woken turn')
   })
+
+  it('costs: per step, per conversation (its list entry and its transcript), per day (the runtime card and its last days); a failed model call on its turn', async () => {
+    const COSTS = 'sandbox:costs:koishi'
+    const home = runtimeHome(join(dataDir, 'kotodama'), 'demo', COSTS)
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+    const transcriptOf = (key: string) => call('kotodama/transcript', 'demo', COSTS, key)
+    const turnsSent = async () => (await transcriptOf('private:dora'))?.items.filter((i: any) => i.kind === 'turn' && i.end === 'send').length ?? 0
+    for (const [n, text] of [[1, 'what do I cost?'], [2, 'and now?']] as const) {
+      ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:costs', 'dora', '@dora', text], id: `costs-${n}` }))
+      await until(async () => await turnsSent() === n, `turn ${n}`)
+    }
+
+    // each step: its tokens as the offline model reported them, its cost at the configured price
+    const t = await transcriptOf('private:dora')
+    const steps = t.items.filter((i: any) => i.kind === 'step')
+    expect(steps).to.have.length(2)
+    for (const s of steps) expect(s.cost).to.be.closeTo(costOf(s, PRICE)!, 1e-12)
+    // the second request repeats the first one's prefix: the (simulated) prompt cache served part of it
+    expect(steps[1].cachedTokens).to.be.greaterThan(0)
+    const sum = (k: string) => steps.reduce((n: number, s: any) => n + (s[k] ?? 0), 0)
+    expect(t.usage).to.deep.include({ steps: 2, promptTokens: sum('promptTokens'), cachedTokens: sum('cachedTokens'), completionTokens: sum('completionTokens'), since: steps[0].at })
+    expect(t.usage.cost).to.be.closeTo(sum('cost'), 1e-12)
+    // the conversation list counts the same steps
+    const [conversation] = await call('kotodama/conversations', 'demo', COSTS)
+    expect(conversation.usage).to.deep.equal(t.usage)
+    // the runtime card: today over all its conversations (this one only)
+    const card = (await call('kotodama/runtimes')).find((r: any) => r.bot === COSTS)
+    expect(card.days).to.have.length(1)
+    expect(card.days[0]).to.deep.include({ day: day(0), requests: 2, errors: 0, promptTokens: t.usage.promptTokens, cachedTokens: t.usage.cachedTokens, completionTokens: t.usage.completionTokens })
+    expect(card.days[0].cost).to.be.closeTo(t.usage.cost, 1e-12)
+
+    // stopped, it is listed from its home: today from its daily file, the days before from theirs
+    ;(demo.app.kotodama as any).stopBot(COSTS)
+    await until(async () => (await call('kotodama/runtimes')).find((r: any) => r.bot === COSTS)?.running === false, 'the runtime stopped')
+    // yesterday's file from before cached tokens and costs were counted; one of three days ago with them
+    await writeFile(join(home, 'usage', `${day(1)}.json`), JSON.stringify({ day: day(1), models: { main: { requests: 4, errors: 1, promptTokens: 4000, completionTokens: 400 } } }))
+    await writeFile(join(home, 'usage', `${day(3)}.json`), JSON.stringify({ day: day(3), models: { main: { requests: 2, errors: 0, promptTokens: 2000, cachedTokens: 1500, completionTokens: 100, cost: 0.0025 } } }))
+    const stored = (await call('kotodama/runtimes')).find((r: any) => r.bot === COSTS)
+    expect(stored.days.map((d: any) => d.day)).to.deep.equal([day(0), day(1), day(3)])
+    expect(stored.days[0]).to.deep.include({ requests: 2, promptTokens: t.usage.promptTokens, cachedTokens: t.usage.cachedTokens })
+    expect(stored.days[0].cost).to.be.closeTo(t.usage.cost, 1e-12)
+    expect(stored.days[1]).to.deep.equal({ day: day(1), requests: 4, errors: 1, promptTokens: 4000, cachedTokens: 0, completionTokens: 400 })
+    expect(stored.days[2]).to.deep.equal({ day: day(3), requests: 2, errors: 0, promptTokens: 2000, cachedTokens: 1500, completionTokens: 100, cost: 0.0025 })
+
+    // a turn whose model call failed, as the turn loop records it; read from storage, priced from the config
+    const error = 'HTTP 503 from the server: "upstream connect error or disconnect/reset before headers"'
+    await writeFile(join(home, 'conversations', 'private%3Aerin.jsonl'), [
+      fact('e1', 'are you there?', Date.now() - 5000),
+      { type: 'turn', at: Date.now() - 4999, turn: 1, reason: 'direct' },
+      { type: 'step', at: Date.now() - 4000, turn: 1, usage: { model: 'main', latencyMs: 900, promptTokens: 1000, cachedTokens: 600, completionTokens: 100 }, messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: { url: 'local://memory/core.md' } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'r1', toolName: 'read', output: { type: 'text', value: '(empty)' } }] }] },
+      { type: 'failure', at: Date.now() - 1000, turn: 1, model: 'main', error, latencyMs: 3000 },
+    ].map(e => JSON.stringify(e)).join('\n') + '\n')
+    const failed = await transcriptOf('private:erin')
+    expect(failed.items.map((i: any) => i.kind)).to.deep.equal(['fact', 'turn', 'step', 'failure'])
+    expect(failed.items[1]).to.deep.include({ end: 'error', error, steps: 1 })
+    expect(failed.items[3]).to.deep.include({ kind: 'failure', turn: 1, model: 'main', error, latencyMs: 3000 })
+    expect(failed.items[2].cost).to.be.closeTo(0.0019, 1e-12)
+    expect(failed.usage).to.deep.include({ steps: 1, promptTokens: 1000, cachedTokens: 600, completionTokens: 100 })
+  })
 })
 
 describe('console: conversation summaries', () => {
@@ -293,6 +406,42 @@ describe('console: conversation summaries', () => {
     expect(t.items.map(i => i.kind)).to.deep.equal(['fact', 'turn', 'step'])
     expect(t.items[0]).to.deep.include({ text: 'hello table' })
     expect(await h.app.kotodama.list()).to.deep.equal([])
+  })
+
+  it('what a conversation and a day cost, from real requests: the list entry, the transcript and the runtime card agree; a failed call is on its turn', async () => {
+    h = await Harness.start({ model: { price: { input: 2, cachedInput: 0.5, output: 8 } } })
+    h.server.script(
+      { toolCalls: [call('finish', {})], usage: { prompt_tokens: 1000, completion_tokens: 50 } },
+      { toolCalls: [call('finish', {})], usage: { prompt_tokens: 1200, cached_tokens: 1000, completion_tokens: 10 } },
+      { status: 503, error: 'the upstream is overloaded' },
+    )
+    for (const [n, text] of [[1, 'hello'], [2, 'hello again'], [3, 'still there?']] as const) {
+      await h.client('bob').receive(text)
+      await h.server.waitForRequests(n)
+      await h.settled()
+    }
+    const [runtime] = await h.app.kotodama.list()
+    // (1000 × 2 + 50 × 8) / 1e6 + (200 × 2 + 1000 × 0.5 + 10 × 8) / 1e6
+    const cost = 0.0024 + 0.00098
+    const [summary] = await conversationSummaries(runtime)
+    expect(summary.usage).to.deep.include({ steps: 2, promptTokens: 2200, cachedTokens: 1000, completionTokens: 60 })
+    expect(summary.usage.cost).to.be.closeTo(cost, 1e-12)
+    const t = await conversationTranscript(runtime, 'private:bob')
+    expect(t.usage).to.deep.equal(summary.usage)
+    const steps = t.items.filter(i => i.kind === 'step') as any[]
+    expect(steps.map(s => [s.promptTokens, s.cachedTokens ?? 0, s.completionTokens])).to.deep.equal([[1000, 0, 50], [1200, 1000, 10]])
+    expect(steps[1].cost).to.be.closeTo(0.00098, 1e-12)
+    // the third turn: the model call failed, with the server's words
+    const turns = t.items.filter(i => i.kind === 'turn') as any[]
+    expect(turns.map(x => x.end)).to.deep.equal(['finish', 'finish', 'error'])
+    expect(turns[2].error).to.include('the upstream is overloaded')
+    const failure = t.items.find(i => i.kind === 'failure') as any
+    expect(failure).to.deep.include({ turn: 3, model: 'main' })
+    expect(failure.error).to.include('503')
+    const card = await runtimeSummary(runtime, true)
+    expect(card.days).to.have.length(1)
+    expect(card.days[0]).to.deep.include({ requests: 3, errors: 1, promptTokens: 2200, cachedTokens: 1000, completionTokens: 60 })
+    expect(card.days[0].cost).to.be.closeTo(cost, 1e-12)
   })
 
   it('homes count only for configured profiles that claim their bot; a torn last line is left out and left alone', async () => {

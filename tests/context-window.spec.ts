@@ -1,6 +1,8 @@
 import { expect } from 'chai'
 import { toModelMessages } from '../src/runtime/request/build-messages'
-import { windowEntries as windowOf, GAP_NOTE } from '../src/runtime/request/window'
+import { windowEntries as windowOf, GAP_NOTE, sizeOf } from '../src/runtime/request/window'
+import { blockWindow, type BlockWindow } from '../src/runtime/request/block-window'
+import { turnLine } from '../src/runtime/request/turn-line'
 import { shortenEntries } from '../src/runtime/request/shorten'
 import type { Entry } from '../src/runtime/types'
 
@@ -75,5 +77,77 @@ describe('a request window is never empty (SPEC §10)', () => {
     expect(value.length).to.be.below(60_000)
     expect(value).to.match(/\[shortened to fit your context window; the whole text: read\(\{url: "artifact:\/\/context\/abc\.txt"\}\)\]$/)
     expect(archived).to.deep.equal(['z'.repeat(70_000)])
+  })
+})
+
+describe('trimmed in blocks (SPEC §16)', () => {
+  const limits = { maxMessages: 20, maxChars: 1e6 }
+  const turnOf = (n: number): Entry => ({ type: 'turn', at: n, turn: n, reason: 'mention' })
+  const replied = (n: number): Entry => ({ ...step(`c${n}`), turn: n } as Entry)
+  /** A chat of `turns` woken turns (fact, turn, one step); the windows of their requests. */
+  function chat(turns: number, trimTo: number, entries: Entry[] = []): BlockWindow[] {
+    const windows: BlockWindow[] = []
+    let anchor: Entry | undefined
+    for (let n = 1; n <= turns; n++) {
+      entries.push({ ...fact(n), wake: 'mention' } as Entry, turnOf(n))
+      const w = blockWindow(entries, limits, trimTo, anchor)
+      anchor = w.anchor
+      windows.push(w)
+      entries.push(replied(n))
+    }
+    return windows
+  }
+  const messagesIn = (w: BlockWindow) => w.entries.reduce((n, e) => n + sizeOf(e).messages, 0)
+
+  it('extends the same first entry until the limit, then cuts back to trimTo of it', () => {
+    const windows = chat(40, 0.5)
+    let cuts = 0
+    for (let i = 1; i < windows.length; i++) {
+      const [before, now] = [windows[i - 1], windows[i]]
+      expect(messagesIn(now)).to.be.at.most(limits.maxMessages)
+      if (now.entries[0] === before.entries[0]) {
+        // the previous window is a prefix of this one
+        expect(now.entries.slice(0, before.entries.length)).to.deep.equal(before.entries)
+        continue
+      }
+      cuts++
+      expect(messagesIn(now)).to.be.at.most(limits.maxMessages / 2)
+      expect(messagesIn(now)).to.be.at.least(limits.maxMessages / 2 - 4)
+    }
+    // 4 messages a turn, 10 turns before the first cut, then a cut every ~3 turns
+    expect(cuts).to.be.within(8, 12)
+  })
+
+  it('trimTo 1 slides as before: every window is the newest that fits', () => {
+    const entries: Entry[] = []
+    const windows = chat(30, 1, entries)
+    expect(windows.every(w => w.anchor === undefined)).to.equal(true)
+    // the last window is the plain newest-first one
+    expect(windows.at(-1)!.entries).to.deep.equal(windowOf(entries.slice(0, -1), limits).entries)
+    const firsts = new Set(windows.slice(10).map(w => w.entries[0]))
+    expect(firsts.size).to.equal(20)
+  })
+
+  it('recomputes when the anchor left memory, and never anchors a window with a gap', () => {
+    const entries: Entry[] = []
+    const windows = chat(12, 0.5, entries)
+    const gone = { ...(windows.at(-1)!.anchor as Entry) }
+    const again = blockWindow(entries, limits, 0.5, gone)
+    expect(again.anchor).to.not.equal(gone)
+    expect(messagesIn(again)).to.be.at.most(limits.maxMessages / 2)
+    // one turn whose steps alone fill more than half the window: a gap, no anchor
+    const long: Entry[] = [fact(1), { ...fact(2), wake: 'mention' } as Entry, turnOf(2), ...Array.from({ length: 12 }, (_, i) => replied(100 + i))]
+    const w = blockWindow(long, { maxMessages: 20, maxChars: 1e6 }, 0.5)
+    expect(w.gap).to.equal(true)
+    expect(w.anchor).to.equal(undefined)
+    expect(w.entries.slice(0, 2)).to.deep.equal([long[1], long[2]])
+  })
+
+  it('a turn\'s opening line stands with the facts that woke it', () => {
+    const entries: Entry[] = [fact(1), fact(2), turnOf(3), { type: 'note', at: 3, kind: 'wake', text: '[wake: the 30 s you chose to wait have passed]' }]
+    // no step yet, no waking fact (a wait ended): the opening and its note are the mandatory part
+    const w = windowOf(entries, { maxMessages: 1, maxChars: 1e6 })
+    expect(w.entries).to.deep.equal(entries.slice(2))
+    expect(toModelMessages(w.entries, false)).to.deep.equal([{ role: 'user', content: `${turnLine(3)}\n[wake: the 30 s you chose to wait have passed]` }])
   })
 })

@@ -219,13 +219,15 @@ describe('foundation: a mind in the chat', function () {
     expect(lastUserText(h.server.requests[3])).to.include('four, late')
   })
 
-  it('stops after maxSteps', async () => {
+  it('stops after maxSteps, and tells the owner in one info line (issue 21)', async () => {
     h = await Harness.start({ profile: { maxSteps: 3 } })
     h.server.fallback({ toolCalls: [call('read', { url: 'local://' })] })
     await h.client('bob').receive('loop forever')
     await h.server.waitForRequests(3)
     await h.settled()
     expect(h.server.requests).to.have.length(3)
+    const info = h.logs.filter(l => l.level === 'info' && /maxSteps/.test(l.text)).map(l => l.text)
+    expect(info).to.deep.equal(['conversation private:bob: turn 1 stopped after maxSteps (3 steps)'])
   })
 
   it('a failing model call ends the turn with a warning and stores nothing half-done', async () => {
@@ -234,7 +236,7 @@ describe('foundation: a mind in the chat', function () {
     await h.client('bob').receive('hello?')
     await h.server.waitForRequests(1)
     await h.settled()
-    expect(h.warnings().join('\n')).to.match(/call to model "main" failed \(timeout \d+ ms\), the turn ends: .*upstream exploded/)
+    expect(h.warnings().join('\n')).to.match(/call to model "main" failed, the turn ends: HTTP 500: .*upstream exploded/)
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hello again')
     await h.server.waitForRequests(2)
@@ -288,7 +290,8 @@ describe('foundation: a mind in the chat', function () {
     h.server.script(
       req => {
         const text = lastUserText(req)
-        next = /read\(\{url: "([^"]+)"\}\)\]$/.exec(text)?.[1]
+        // the fact's last line (the turn's `[now: …]` line follows it)
+        next = /read\(\{url: "([^"]+)"\}\)\]$/m.exec(text)?.[1]
         return { toolCalls: [call('read', { url: next })] }
       },
       { toolCalls: [call('finish', {})] },

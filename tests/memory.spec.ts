@@ -31,11 +31,11 @@ describe('memory in every request (SPEC §13)', function () {
     return h.server.requests.slice(before).map(r => r.body.messages[0].content)
   }
 
-  /** The memory section of a system prompt: from its heading to the line with the time. */
+  /** The memory section of a system prompt: from its heading to the line that says who the bot is. */
   function sectionOf(system: string): string {
     const at = system.indexOf('## Memory\n')
     if (at < 0) return ''
-    return system.slice(at, system.indexOf('\n\nNow: ', at))
+    return system.slice(at, system.indexOf('\n\nYou are bot ', at))
   }
 
   it('a note written in one step is in the next request: the pinned file in full, the others in the index', async () => {
@@ -49,11 +49,11 @@ describe('memory in every request (SPEC §13)', function () {
     const memory = sectionOf(second)
     expect(memory).to.include('### local://memory/core.md (pinned, 55 bytes)\nI am Neko.\nPromise: remind Bob of the party on Friday.')
     expect(memory).to.include('### Index of local://memory/ (1 file)\n- local://memory/people/bob.md (40 bytes): Bob (u-bob): likes jazz')
-    // after the protocol (which explains memory), before the time
+    // after the protocol (which explains memory), before who the bot is
     const protocolAt = second.indexOf('## How you live in this chat')
     expect(second.indexOf('Memory: local://memory/ keeps what must outlive')).to.be.greaterThan(protocolAt)
     expect(second.indexOf('## Memory\n')).to.be.greaterThan(second.indexOf('Memory: local://memory/ keeps what must outlive'))
-    expect(second.indexOf('\n\nNow: ')).to.be.greaterThan(second.indexOf('## Memory\n'))
+    expect(second.indexOf('\n\nYou are bot ')).to.be.greaterThan(second.indexOf('## Memory\n'))
   })
 
   it('with many files the section keeps to 8,000 units and names what does not fit with a read call', async () => {

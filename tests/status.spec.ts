@@ -1,8 +1,10 @@
 // kotodama.status and ctx.kotodama.list() follow the bots (SPEC §9, §12; docs/console.md): a bot
-// on its way online keeps its runtimes, a bot that vanished is no longer listed.
+// on its way online keeps its runtimes, a bot that vanished is no longer listed. Its usage lines
+// (SPEC §11, §16): requests, prompt tokens, cached share, completion tokens, cost, in both languages.
 import { expect } from 'chai'
 import { Universal } from 'koishi'
 import { Harness, call } from './support/harness'
+import { memoryDatabase } from './support/databases'
 
 describe('status follows the bots', function () {
   let h: Harness
@@ -45,5 +47,35 @@ describe('status follows the bots', function () {
     await h.client('bob').receive('what was the number?')
     await h.server.waitForRequests(3)
     expect(JSON.stringify(h.server.requests[2].body.messages)).to.include('remember the number 7')
+  })
+
+  it('shows per model the requests, prompt tokens, cached share, completion tokens and cost, since start and today, in en-US and zh-CN', async () => {
+    h = await Harness.start({ database: memoryDatabase(), model: { price: { input: 2, cachedInput: 0.5, output: 8 } } })
+    await h.app.mock.initUser('admin', 3)
+    h.server.script(
+      { toolCalls: [call('finish', {})], usage: { prompt_tokens: 1000, completion_tokens: 50 } },
+      { toolCalls: [call('finish', {})], usage: { prompt_tokens: 1200, cached_tokens: 1000, completion_tokens: 10 } },
+    )
+    await h.client('bob').receive('hello')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    await h.client('bob').receive('hello again')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    // (1000 × 2 + 50 × 8) / 1e6 + (200 × 2 + 1000 × 0.5 + 10 × 8) / 1e6 = 0.0024 + 0.00098
+    const [en] = await h.client('admin').receive('kotodama.status')
+    expect(en, en).to.include([
+      '  model main:',
+      '    since start: 2 requests, 2200 prompt tokens (45% cached), 60 completion tokens, 0 errors, cost 0.0034',
+      '    today: 2 requests, 2200 prompt tokens (45% cached), 60 completion tokens, 0 errors, cost 0.0034',
+    ].join('\n'))
+    const { id } = await h.app.database.getUser('mock', 'admin')
+    await h.app.database.set('user', { id }, { locales: ['zh-CN'] } as any)
+    const [zh] = await h.client('admin').receive('kotodama.status')
+    expect(zh, zh).to.include([
+      '  模型 main：',
+      '    启动以来：2 次请求，输入 2200 token（缓存命中 45%），输出 60 token，0 次错误，费用 0.0034',
+      '    今天：2 次请求，输入 2200 token（缓存命中 45%），输出 60 token，0 次错误，费用 0.0034',
+    ].join('\n'))
   })
 })

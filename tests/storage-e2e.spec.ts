@@ -108,7 +108,7 @@ describe('storage: database, end to end', function () {
       // as `koishi start` boots: every plugin is added, then the app starts them together
       app.plugin(memory)
       app.plugin(mock)
-      app.plugin(kotodama, { dataDir, storage: 'database', models: [{ id: 'main', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }], profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }] }] })
+      app.plugin(kotodama, <any>{ dataDir, storage: 'database', models: [{ id: 'main', baseURL: 'http://127.0.0.1:9/v1', model: 'm' }], profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }] }] })
       await app.start()
       await new Promise(r => setTimeout(r, 3500))
       expect(logs.filter(l => l.type === 'error').map(l => l.content)).to.deep.equal([])

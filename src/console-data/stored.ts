@@ -4,6 +4,7 @@
 // is read from the runtime's own storage, read-only; nothing is loaded into a runtime or started.
 import { join } from 'node:path'
 import type { HistorySide } from '../runtime/history-sides'
+import type { PriceOf } from '../runtime/cost'
 import type { Logger } from '../runtime/types'
 import { UsageBook } from '../runtime/usage'
 import { systemClock } from '../util/clock'
@@ -14,7 +15,7 @@ import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
 /** The page lists at most this many stored conversations of a runtime, the newest first. */
 const MAX_STORED = 1000
 
-/** A runtime that is not running: today's usage and the memory folder, from its home. */
+/** A runtime that is not running: the usage of today and the days before, and the memory folder, from its home. */
 export async function storedRuntimeSummary(o: { profile: string; bot: string; home: string; online: boolean; logger: Logger }): Promise<RuntimeSummary> {
   // the usage book only reads its daily file here; it writes when something is recorded
   const usage = new UsageBook(join(o.home, 'usage'), systemClock, o.logger)
@@ -38,8 +39,8 @@ export async function storedConversations(side: HistorySide, mode: 'channel' | '
 }
 
 /** The newest entries of a stored history, as the transcript of a loaded one; undefined when there is none. */
-export async function storedTranscript(side: HistorySide, key: string): Promise<Transcript | undefined> {
+export async function storedTranscript(side: HistorySide, key: string, priceOf?: PriceOf): Promise<Transcript | undefined> {
   const tail = await side.peek(key, TRANSCRIPT_ENTRIES)
   if (!tail.entries.length && !tail.more) return undefined
-  return transcript({ key, entries: tail.entries, busy: false, truncated: tail.more })
+  return transcript({ key, entries: tail.entries, busy: false, truncated: tail.more, priceOf })
 }

@@ -1,12 +1,13 @@
 // Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
-// own state: its loaded conversations, their entries and history files, its usage book.
+// own state: its loaded conversations, their entries and history files, its usage book (today and
+// the days before, SPEC §16).
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Conversation } from '../runtime/conversation'
 import type { Runtime } from '../runtime/runtime'
 import type { Entry } from '../runtime/types'
 import type { UsageBook } from '../runtime/usage'
-import { TRANSCRIPT_ENTRIES, transcript } from './transcript'
+import { TRANSCRIPT_ENTRIES, conversationUsage, transcript } from './transcript'
 import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
 
 export async function runtimeSummary(r: Runtime, online: boolean): Promise<RuntimeSummary> {
@@ -20,13 +21,15 @@ export async function runtimeSummary(r: Runtime, online: boolean): Promise<Runti
   }
 }
 
-/** Today's tokens, requests and errors over all models, from a runtime's usage book. */
-export function usageToday(book: UsageBook): Pick<RuntimeSummary, 'tokensToday' | 'requestsToday' | 'errorsToday'> {
-  const today = book.snapshot().map(u => u.today)
+/** Today's tokens, requests and errors over all models, and the days before, from a runtime's usage book. */
+export function usageToday(book: UsageBook): Pick<RuntimeSummary, 'tokensToday' | 'requestsToday' | 'errorsToday' | 'days'> {
+  const days = book.days()
+  const today = days[0]
   return {
-    tokensToday: today.reduce((n, c) => n + c.promptTokens + c.completionTokens, 0),
-    requestsToday: today.reduce((n, c) => n + c.requests, 0),
-    errorsToday: today.reduce((n, c) => n + c.errors, 0),
+    tokensToday: today.promptTokens + today.completionTokens,
+    requestsToday: today.requests,
+    errorsToday: today.errors,
+    days,
   }
 }
 
@@ -67,11 +70,12 @@ async function conversationSummary(r: Runtime, c: Conversation): Promise<Convers
     ...(fact?.channelName ? { name: fact.channelName } : {}),
     ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: fact.user.name, text: last.text.slice(0, 200) } } : {}),
     ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
+    usage: conversationUsage(c.entries, r.usage.priceOf),
   }
 }
 
 export async function conversationTranscript(r: Runtime, key: string): Promise<Transcript | undefined> {
   const c = (await r.loaded()).find(c => c.key === key)
   if (!c) return undefined
-  return transcript({ key, entries: c.entries, busy: c.busy, limit: TRANSCRIPT_ENTRIES })
+  return transcript({ key, entries: c.entries, busy: c.busy, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
 }

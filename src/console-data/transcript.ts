@@ -1,17 +1,24 @@
 // A conversation's history entries as the console page shows them (SPEC §12): facts, turns with
-// why each woke and how it ended, steps with model, latency, tokens, tool calls and their results
-// as the model read them, sends delivered or failed. Pure: entries in, JSON out.
+// why each woke and how it ended, steps with model, latency, tokens and cost (§16), tool calls
+// and their results as the model read them, sends delivered or failed, model calls that failed
+// (§11). Pure: entries in, JSON out.
 import h from '@satorijs/element'
+import { addCost, costOf, type PriceOf } from '../runtime/cost'
 import type { Entry } from '../runtime/types'
-import type { CallItem, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
+import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
 /** The transcript shows at most this many of the newest entries. */
 export const TRANSCRIPT_ENTRIES = 400
 /** A result longer than this is cut for the page (the model's own copy is on disk). */
 const MAX_RESULT = 20_000
 
-export function transcript(o: { key: string; entries: Entry[]; busy: boolean; truncated?: boolean; limit?: number }): Transcript {
+const noPrice: PriceOf = () => undefined
+
+/** `priceOf`: the models' prices, for the cost of each step, turn and of the whole */
+export function transcript(o: { key: string; entries: Entry[]; busy: boolean; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
   const entries = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
+  const priceOf = o.priceOf ?? noPrice
+  const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   const items: TranscriptItem[] = []
   const turns = new Map<number, TurnItem>()
   const steps = new Map<string, StepItem>()
@@ -30,15 +37,25 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
         items.push({ kind: 'note', at: e.at, note: e.kind, text: e.text })
         break
       case 'step': {
-        const step = stepItem(e)
+        const step = stepItem(e, priceOf)
         for (const c of step.calls) steps.set(c.id, step)
         items.push(step)
+        if (e.usage) addUsage(usage, step, e.at)
         const turn = turns.get(e.turn)
         if (turn) {
           turn.steps++
           turn.tokens += (step.promptTokens ?? 0) + (step.completionTokens ?? 0)
+          turn.cost = addCost(turn.cost, step.cost)
           turn.end = endOf(step)
+          delete turn.error
         }
+        break
+      }
+      case 'failure': {
+        items.push({ kind: 'failure', at: e.at, turn: e.turn, model: e.model, error: e.error, ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) })
+        // the turn ended by it, unless a later step of the same turn says otherwise
+        const turn = turns.get(e.turn)
+        if (turn) Object.assign(turn, { end: 'error', error: e.error })
         break
       }
       case 'attachments': {
@@ -51,7 +68,26 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
     }
   }
   if (o.busy && last) last.end = 'running'
-  return { key: o.key, busy: o.busy, truncated: !!o.truncated || entries.length < o.entries.length, items }
+  return { key: o.key, busy: o.busy, truncated: !!o.truncated || entries.length < o.entries.length, items, usage }
+}
+
+/** What the steps of `entries` took, as the transcript of them counts it (the conversation list's figure). */
+export function conversationUsage(entries: Entry[], priceOf: PriceOf = noPrice): ConversationUsage {
+  const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
+  for (const e of entries.length > TRANSCRIPT_ENTRIES ? entries.slice(-TRANSCRIPT_ENTRIES) : entries) {
+    if (e.type === 'step' && e.usage) addUsage(usage, { ...e.usage, cost: costOf(e.usage, priceOf(e.usage.model)) }, e.at)
+  }
+  return usage
+}
+
+function addUsage(to: ConversationUsage, u: Partial<Pick<StepItem, 'promptTokens' | 'cachedTokens' | 'completionTokens' | 'cost'>>, at: number): void {
+  to.steps++
+  to.since ??= at
+  to.promptTokens += u.promptTokens ?? 0
+  to.cachedTokens += u.cachedTokens ?? 0
+  to.completionTokens += u.completionTokens ?? 0
+  const cost = addCost(to.cost, u.cost)
+  if (cost !== undefined) to.cost = cost
 }
 
 function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
@@ -77,8 +113,10 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
   }
 }
 
-function stepItem(e: Extract<Entry, { type: 'step' }>): StepItem {
+function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf): StepItem {
   const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}) }
+  const cost = e.usage && costOf(e.usage, priceOf(e.usage.model))
+  if (cost !== undefined) step.cost = cost
   const results = new Map<string, any>()
   for (const m of e.messages) {
     if (m.role === 'tool' && Array.isArray(m.content)) for (const p of m.content) if (p.type === 'tool-result') results.set(p.toolCallId, p.output)

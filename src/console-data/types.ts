@@ -14,10 +14,37 @@ export interface RuntimeSummary {
   tokensToday: number
   requestsToday: number
   errorsToday: number
+  /** today, then the days before it that had usage (7 days at most), newest first, over all models (SPEC §16) */
+  days: DayUsage[]
   /** the newest entry of any loaded conversation (ms), if any; for a runtime not running, its newest history file's time */
   lastActivity?: number
   /** files under `<home>/local/memory/` (SPEC §13), when there are any */
   memory: { name: string; size: number }[]
+}
+
+/** Tokens and what they cost (SPEC §16). */
+export interface Spend {
+  promptTokens: number
+  /** prompt tokens the server served from its prompt cache */
+  cachedTokens: number
+  completionTokens: number
+  /** in the owner's currency; absent when no model behind it has a price (unknown is not free) */
+  cost?: number
+}
+
+/** One day (UTC, `YYYY-MM-DD`) of a runtime, from its usage book and daily files. */
+export interface DayUsage extends Spend {
+  day: string
+  requests: number
+  errors: number
+}
+
+/** What the steps the page can see of a conversation took: the newest entries in memory, or read from storage. */
+export interface ConversationUsage extends Spend {
+  /** steps counted (those that recorded usage) */
+  steps: number
+  /** the first of them (ms) */
+  since?: number
 }
 
 export interface WaitSummary {
@@ -43,6 +70,8 @@ export interface ConversationSummary {
   modifiedAt?: number
   last?: { at: number; user: string; text: string }
   wait?: WaitSummary
+  /** loaded conversations: over the same entries the transcript shows */
+  usage?: ConversationUsage
 }
 
 export interface FactItem {
@@ -65,8 +94,15 @@ export interface TurnItem {
   reason: string
   steps: number
   tokens: number
-  /** how it ended: `running` while it runs */
-  end: 'running' | 'finish' | 'wait' | 'send' | 'text' | 'failed' | 'steps'
+  /** what its steps cost, when their models have a price */
+  cost?: number
+  /**
+   * how it ended: `running` while it runs; `error`: a model call failed (`error` says why);
+   * `failed`: a send failed, or no step and no recorded failure (histories before failures were kept)
+   */
+  end: 'running' | 'finish' | 'wait' | 'send' | 'text' | 'failed' | 'error' | 'steps'
+  /** the server's words, when the turn ended by a failed model call */
+  error?: string
 }
 
 export interface CallItem {
@@ -89,6 +125,9 @@ export interface StepItem {
   promptTokens?: number
   completionTokens?: number
   reasoningTokens?: number
+  cachedTokens?: number
+  /** what this step cost, when its model has a price */
+  cost?: number
   /** the assistant's own text and reasoning in this step */
   text?: string
   reasoning?: string
@@ -103,7 +142,17 @@ export interface NoteItem {
   text: string
 }
 
-export type TranscriptItem = FactItem | TurnItem | StepItem | NoteItem
+/** A model call that failed (SPEC §11), in the server's own words. */
+export interface FailureItem {
+  kind: 'failure'
+  at: number
+  turn: number
+  model: string
+  error: string
+  latencyMs?: number
+}
+
+export type TranscriptItem = FactItem | TurnItem | StepItem | NoteItem | FailureItem
 
 export interface Transcript {
   key: string
@@ -111,6 +160,8 @@ export interface Transcript {
   /** older entries exist than the ones shown */
   truncated: boolean
   items: TranscriptItem[]
+  /** what the steps shown took */
+  usage: ConversationUsage
 }
 
 /** One MCP server (SPEC §14), as `ctx.kotodama.mcpStatus()` tells it. */

@@ -1,9 +1,12 @@
-// Admin commands (SPEC §9): kotodama.status and kotodama.reset, authority 3; kotodama.migrate
-// (issue 15, docs/storage.md), authority 4: it stops a runtime and moves all its histories.
+// Admin commands (SPEC §9): kotodama.status (usage and cost per model, §11, §16) and
+// kotodama.reset, authority 3; kotodama.migrate (issue 15, docs/storage.md), authority 4: it stops
+// a runtime and moves all its histories.
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
 import { botIdOf, channelOf } from './session-to-fact'
 import { MigrationError } from '../runtime/migrate-history'
+import { cachedShare, formatCost, formatShare } from '../runtime/cost'
+import type { UsageCounts } from '../runtime/usage'
 import { MigrateRefused } from './service'
 
 export function registerCommands(ctx: Context) {
@@ -24,8 +27,10 @@ export function registerCommands(ctx: Context) {
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
       }
       for (const u of r.usage.snapshot()) {
-        const counts = (c: typeof u.total) => [c.requests, c.promptTokens, c.completionTokens, c.errors]
-        lines.push(session.text('.usage', [u.model, ...counts(u.total), ...counts(u.today)]))
+        // the cost only where the model has a price: unknown is not free (SPEC §16)
+        const counts = (c: UsageCounts) => session.text('.usage-counts', [c.requests, c.promptTokens, formatShare(cachedShare(c)), c.completionTokens, c.errors])
+          + (c.cost !== undefined ? session.text('.usage-cost', [formatCost(c.cost)]) : '')
+        lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }
     }
     for (const s of servers) {

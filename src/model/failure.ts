@@ -77,7 +77,8 @@ export function describeFailure(e: unknown, timeoutMs?: number): string {
     if (s >= 200 && s < 300) {
       const b = bodyError(err.responseBody)
       if (b) return `HTTP ${s} with an error body${b.code !== undefined ? ` (code ${b.code})` : ''}: ${quote(b.message ?? err.responseBody ?? '')}${tries}`
-      const cause = err.cause?.message && !err.message.includes(err.cause.message) ? ` (${err.cause.message})` : ''
+      const c = err.cause as { message?: string } | undefined
+      const cause = c?.message && !err.message.includes(c.message) ? ` (${c.message})` : ''
       return `HTTP ${s} without a usable completion: ${quote(err.message)}${cause}${err.responseBody ? ` — body: ${quote(err.responseBody)}` : ' (empty body)'}${tries}`
     }
     return `HTTP ${s}: ${quote(err.message)}${tries}`

@@ -57,6 +57,8 @@ export class Conversation implements TurnPort {
   private consumed = new Set<string>()
   /** older entries were dropped from memory (they are still on disk) */
   private forgotten = false
+  /** the first entry of the last request's window: the next one extends it while it fits (SPEC §16) */
+  private windowAnchor?: Entry
   private running?: Promise<void>
   private queued?: TurnRequest
   private abort = new AbortController()
@@ -155,6 +157,8 @@ export class Conversation implements TurnPort {
   beginTurn(req: TurnRequest): TurnState {
     const state: TurnState = { number: ++this.turnCounter, wokeAt: this.clock.now() }
     this.currentTurn = state
+    // the model reads the turn entry as `[now: …]` (turn-line.ts): the time lives in the history,
+    // where later requests repeat it, not in the system prompt (SPEC §16)
     const opening: Entry[] = [{ type: 'turn', at: state.wokeAt, turn: state.number, reason: req.reason }]
     if (req.note) opening.push({ type: 'note', at: state.wokeAt, kind: 'wake', text: req.note })
     this.append(opening)
@@ -222,13 +226,15 @@ export class Conversation implements TurnPort {
   }
 
   /** The messages of the next model request, with the attachments it shows as images. */
-  buildRequest(maxChars?: number): Promise<ModelRequest> {
-    return buildRequest({
-      maxChars,
+  async buildRequest(maxChars?: number): Promise<ModelRequest> {
+    const request = await buildRequest({
+      maxChars, anchor: this.windowAnchor,
       entries: this.entries, profile: this.profile, forgotten: this.forgotten, consumed: this.consumed,
       currentTurn: this.currentTurn?.number ?? this.turnCounter, loadImage: url => this.deps.loadImage(url),
       archive: text => this.stores.artifacts.write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
     })
+    this.windowAnchor = request.anchor
+    return request
   }
 
   /** Records that the `once` attachments of a persisted response were shown. */
@@ -247,6 +253,7 @@ export class Conversation implements TurnPort {
     this.cancelWait()
     this.entries = []
     this.forgotten = false
+    this.windowAnchor = undefined
     this.deps.changed?.()
     return this.deps.store.reset()
   }

@@ -12,6 +12,7 @@ import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
 import { WriteBehind } from './write-behind'
 import { entryProblem } from './entry-shape'
+import { pairCalls } from './pair-calls'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
 import type { HistoryBackend } from './history-backend'
 
@@ -113,6 +114,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
       const torn = size > 0 && !(await endsWithNewline(fh, size))
       if (torn && !this.readOnly) await this.repairTorn(size, lines[lines.length - 1] ?? Buffer.alloc(0))
       const entries: Entry[] = []
+      const ids = new Set<string>()
       for (let i = 0; i < lines.length; i++) {
         const text = lines[i].toString('utf8')
         if (!text.trim()) continue
@@ -120,7 +122,9 @@ export class HistoryStore implements HistoryBackend, Parkable {
         try {
           const value = JSON.parse(text)
           problem = entryProblem(value)
-          if (!problem) entries.push(value)
+          const fixed = !problem && value.type === 'step' ? pairCalls(value, ids) : undefined
+          if (fixed) this.logger.warn('%s:%d: repaired a step of the history (%s)', this.path, await firstLine() + i, fixed.problem)
+          if (!problem && (!fixed || fixed.entry)) entries.push(fixed?.entry ?? value)
         } catch {
           if (i === lines.length - 1 && torn && this.readOnly) continue
           problem = i === lines.length - 1 && torn ? 'a torn last line, cut off' : 'not valid JSON'

@@ -111,7 +111,7 @@ export class Runtime {
     this.images = new ImageLoader(this.resources)
     this.memory = new Memory({ root: join(this.home, 'local'), config: options.profile.memory ?? DEFAULT_MEMORY, texts: this.resources.files, logger: options.logger })
     const models = options.models
-    this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger)
+    this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger, id => models.get(id)?.config.price)
     this.failover = {
       health: options.health ?? new ModelHealth(options.clock, options.logger),
       handle: id => models.get(id),
@@ -288,7 +288,7 @@ export class Runtime {
   systemPrompt(): string {
     const p = this.profile
     return systemPrompt({
-      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName, now: this.options.clock.now(),
+      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName,
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,

@@ -10,6 +10,7 @@ import type { Entry, Logger } from './types'
 import type { HistoryBackend, HistoryTail } from './history-backend'
 import type { ConversationRef, HistoryRow, HistoryTable } from './history-table'
 import { entryProblem } from './entry-shape'
+import { pairCalls } from './pair-calls'
 import { SerialQueue } from '../util/serial-queue'
 import { systemClock, type Clock } from '../util/clock'
 import { WriteBehind } from './write-behind'
@@ -60,9 +61,12 @@ export class TableHistoryStore implements HistoryBackend {
     const rows = await this.table.newest(this.ref, limit)
     const more = rows.length > maxEntries
     const entries: Entry[] = []
+    const ids = new Set<string>()
     for (const row of rows.slice(0, maxEntries).reverse()) {
       const entry = this.parse(row)
-      if (entry) entries.push(entry)
+      const fixed = entry?.type === 'step' ? pairCalls(entry, ids) : undefined
+      if (fixed) this.logger.warn('%s, seq %d: repaired a step of the history (%s)', this.where, row.seq, fixed.problem)
+      if (entry && (!fixed || fixed.entry)) entries.push(fixed?.entry ?? entry)
     }
     return { entries, more }
   }

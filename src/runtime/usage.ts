@@ -1,10 +1,12 @@
-// Usage per model (SPEC §11): what each step cost, and counters since start and for today. Today's
-// counters are also in `<home>/usage/<YYYY-MM-DD>.json`, so a restart does not zero them.
+// Usage per model (SPEC §11, §16): what each step took, and counters since start, for today and
+// the days before. Each day's counters are in `<home>/usage/<YYYY-MM-DD>.json` (UTC days), so a
+// restart does not zero them and the console can show the last days.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LanguageModelV3Usage } from '@ai-sdk/provider'
 import { atomicWrite } from '../util/atomic-write'
 import { isMissing } from '../resources/fs-error'
+import { costOf, type PriceOf } from './cost'
 import type { Clock, Timer } from '../util/clock'
 import type { Logger } from '../util/logger'
 
@@ -34,29 +36,46 @@ export interface UsageCounts {
   requests: number
   errors: number
   promptTokens: number
+  /** prompt tokens the server served from its prompt cache (SPEC §16) */
+  cachedTokens: number
   completionTokens: number
+  /** in the owner's currency, over the requests of models with a price; absent when none had one (never 0 for unknown) */
+  cost?: number
 }
 
-const zero = (): UsageCounts => ({ requests: 0, errors: 0, promptTokens: 0, completionTokens: 0 })
+const zero = (): UsageCounts => ({ requests: 0, errors: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 })
+const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'cachedTokens', 'completionTokens', 'cost']
 const WRITE_EVERY = 5000
+/** Days the book keeps for the console's per-day table, today included. */
+export const DAYS_KEPT = 7
+const DAY_MS = 86_400_000
 
-function add(to: Map<string, UsageCounts>, model: string, u: StepUsage | undefined, ok: boolean): void {
-  let c = to.get(model)
-  if (!c) to.set(model, c = zero())
-  c.requests++
-  if (!ok) c.errors++
-  c.promptTokens += u?.promptTokens ?? 0
-  c.completionTokens += u?.completionTokens ?? 0
+/** Adds `b` into `a`; a cost stays absent while both are. */
+export function addCounts(a: UsageCounts, b: Partial<UsageCounts>): UsageCounts {
+  for (const k of COUNTS) {
+    const v = b[k]
+    if (!num(v)) continue
+    a[k] = (a[k] ?? 0) + v
+  }
+  return a
+}
+
+/** One day's counters summed over its models. */
+export interface DayUsage extends UsageCounts {
+  day: string
 }
 
 export class UsageBook {
   private total = new Map<string, UsageCounts>()
   private today = new Map<string, UsageCounts>()
+  /** the days before today that had usage, from their files (read once) or kept at midnight */
+  private past = new Map<string, Map<string, UsageCounts>>()
   private day: string
   private timer?: Timer
   private writing = Promise.resolve()
 
-  constructor(private dir: string, private clock: Clock, private logger: Logger) {
+  /** `priceOf`: each model's price, so that a request's cost is counted at the price it was made at */
+  constructor(private dir: string, private clock: Clock, private logger: Logger, readonly priceOf: PriceOf = () => undefined) {
     this.day = this.dayOf(clock.now())
   }
 
@@ -64,30 +83,49 @@ export class UsageBook {
     return new Date(ms).toISOString().slice(0, 10)
   }
 
-  /** Today's counters from the daily file, if an earlier run left one. */
+  /** Today's counters and those of the days before (up to DAYS_KEPT), from the daily files earlier runs left. */
   async load(): Promise<void> {
-    try {
-      const data = JSON.parse(await readFile(join(this.dir, `${this.day}.json`), 'utf8'))
-      for (const [model, c] of Object.entries<any>(data?.models ?? {})) {
-        const have = this.today.get(model) ?? zero()
-        for (const k of Object.keys(have) as (keyof UsageCounts)[]) have[k] += num(c?.[k]) ? c[k] : 0
-        this.today.set(model, have)
-      }
-    } catch (e: any) {
-      if (!isMissing(e)) this.logger.warn('usage file of %s could not be read: %s', this.day, e?.message ?? e)
+    const today = await this.readDay(this.day)
+    for (const [model, c] of today) this.today.set(model, addCounts(this.today.get(model) ?? zero(), c))
+    const start = Date.parse(this.day)
+    for (let i = 1; i < DAYS_KEPT; i++) {
+      const day = this.dayOf(start - i * DAY_MS)
+      if (this.past.has(day)) continue
+      const models = await this.readDay(day)
+      if (models.size) this.past.set(day, models)
     }
+  }
+
+  /** A daily file's counters per model; files older than `cachedTokens` and `cost` load without them. */
+  private async readDay(day: string): Promise<Map<string, UsageCounts>> {
+    const out = new Map<string, UsageCounts>()
+    try {
+      const data = JSON.parse(await readFile(join(this.dir, `${day}.json`), 'utf8'))
+      for (const [model, c] of Object.entries<any>(data?.models ?? {})) out.set(model, addCounts(zero(), c ?? {}))
+    } catch (e: any) {
+      if (!isMissing(e)) this.logger.warn('usage file of %s could not be read: %s', day, e?.message ?? e)
+    }
+    return out
   }
 
   record(model: string, u: StepUsage | undefined, ok: boolean): void {
     const day = this.dayOf(this.clock.now())
     if (day !== this.day) {
-      // a new day: yesterday's file keeps yesterday's counts
+      // a new day: yesterday's file keeps yesterday's counts, and the table keeps them too
       void this.write()
+      if (this.today.size) this.past.set(this.day, this.today)
+      for (const d of [...this.past.keys()].sort().slice(0, -(DAYS_KEPT - 1))) this.past.delete(d)
       this.day = day
       this.today = new Map()
     }
-    add(this.total, model, u, ok)
-    add(this.today, model, u, ok)
+    const cost = u && costOf(u, this.priceOf(model))
+    for (const book of [this.total, this.today]) {
+      const c = book.get(model) ?? zero()
+      book.set(model, addCounts(c, {
+        requests: 1, errors: ok ? 0 : 1,
+        promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, completionTokens: u?.completionTokens, cost,
+      }))
+    }
     this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()
   }
 
@@ -95,6 +133,18 @@ export class UsageBook {
   snapshot(): { model: string; total: UsageCounts; today: UsageCounts }[] {
     const models = new Set([...this.total.keys(), ...this.today.keys()])
     return [...models].sort().map(model => ({ model, total: { ...this.total.get(model) ?? zero() }, today: { ...this.today.get(model) ?? zero() } }))
+  }
+
+  /** Today and the days before it that had usage (DAYS_KEPT at most), newest first, summed over models. */
+  days(): DayUsage[] {
+    const sum = (day: string, models: Map<string, UsageCounts>): DayUsage => {
+      const out: DayUsage = { day, ...zero() }
+      for (const c of models.values()) addCounts(out, c)
+      return out
+    }
+    const out = [sum(this.day, this.today)]
+    for (const day of [...this.past.keys()].sort().reverse()) if (day < this.day) out.push(sum(day, this.past.get(day)!))
+    return out.slice(0, DAYS_KEPT)
   }
 
   private write(): Promise<void> {

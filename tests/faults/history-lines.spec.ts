@@ -67,6 +67,24 @@ describe('faults: mis-shaped history lines', function () {
     await h.settled()
   })
 
+  it('a step whose call lost its result does not kill the channel: the request goes out, the call answered as cut off (issue 21)', async () => {
+    h = await Harness.start()
+    const file = historyFile(h, 'group:room1')
+    await mkdir(dirname(file), { recursive: true })
+    const cut = JSON.stringify({ type: 'step', at: AT + 1000, turn: 1, messages: [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'lost1', toolName: 'read', input: { url: 'local://' } }] },
+    ] })
+    await writeFile(file, [factLine('m1', 'alice', 'before the crash'), JSON.stringify({ type: 'turn', at: AT + 500, turn: 1, reason: 'mention' }), cut].join('\n') + '\n')
+    h.server.script({ toolCalls: [call('send_message', { messages: ['still here'] })] })
+    await h.client('carol', 'room1').receive('<at id="514"/> are you alive?')
+    await h.until(() => h.sent.length === 1, 'the answer')
+    await h.settled()
+    const req = h.server.requests[0]
+    expect(requestUnansweredCalls(req)).to.deep.equal([])
+    expect(requestText(req)).to.include('cut off')
+    expect(h.warnings().filter(w => w.includes(`${file}:3: repaired a step`))).to.have.length(1)
+  })
+
   it('each bad line is skipped with a warning naming the file and its line; no error', async () => {
     await startWithBadHistory()
     h.server.script({ toolCalls: [call('finish', {})] })

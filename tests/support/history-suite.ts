@@ -117,6 +117,39 @@ export function describeHistoryBackend(name: string, setup: (ctx: Mocha.Context)
       expect(tailLog.lines.filter(l => l.level === 'warn').at(-1)?.text).to.include(where.at(-1))
     })
 
+    it('a stored step with a call and no result, or a result and no call, is repaired on load with a warning naming where (issue 21)', async () => {
+      const store = b.open('k')
+      await store.append([fact(1)])
+      await store.flushed()
+      const step = (turn: number, messages: unknown[]) => JSON.stringify({ type: 'step', at: 1_700_000_000_100 + turn, turn, messages })
+      const callOf = (id: string) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input: { messages: ['hi'] } }] })
+      const resultOf = (id: string) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: { ok: true, ids: ['1'] } } }] })
+      const where = await b.plant('k', [
+        step(1, [callOf('cut')]),                                   // crashed before its result was stored
+        step(2, [{ role: 'assistant', content: [{ type: 'text', text: 'hm' }] }, resultOf('nobody')]),   // a result answering no call
+        step(3, [callOf('call_0'), resultOf('call_0')]),
+        step(4, [callOf('call_0'), resultOf('call_0')]),            // a server that numbers every call call_0
+      ])
+      const log = recorder()
+      const entries = await b.open('k', log).load()
+      const steps = entries.filter(e => e.type === 'step') as Extract<Entry, { type: 'step' }>[]
+      expect(steps).to.have.length(4)
+      const [cut, lone, first, second] = steps.map(s => s.messages)
+      expect(cut.map(m => m.role)).to.deep.equal(['assistant', 'tool'])
+      expect(JSON.stringify(cut[1])).to.include('cut off')
+      expect(lone.map(m => m.role), 'the lone result is left out').to.deep.equal(['assistant'])
+      const idOf = (ms: any[]) => [ms[0].content[0].toolCallId, ms[1].content[0].toolCallId]
+      expect(idOf(first)).to.deep.equal(['call_0', 'call_0'])
+      const [call2, result2] = idOf(second)
+      expect(call2, 'a reused id is renamed, call and result alike').to.not.equal('call_0')
+      expect(result2).to.equal(call2)
+      const warnings = log.lines.filter(l => l.level === 'warn').map(l => l.text)
+      expect(warnings).to.have.length(3)
+      expect(warnings[0]).to.include(where[0]).and.include('without a result (send_message)')
+      expect(warnings[1]).to.include(where[1]).and.include('result without a call')
+      expect(warnings[2]).to.include(where[3]).and.include('already used')
+    })
+
     it('reset moves the history aside, deletes nothing, and the conversation starts again', async () => {
       const store = b.open('k')
       await store.append([fact(0), fact(1), fact(2)])

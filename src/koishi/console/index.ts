@@ -7,6 +7,7 @@ import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from
 import { conversationTranscript } from '../../console-data/summary'
 import { storedTranscript } from '../../console-data/stored'
 import { homeMedia } from '../../console-data/home-media'
+import type { PriceOf } from '../../runtime/cost'
 import { registerEntry } from './entry'
 import { conversationList, placeOf, runtimeList, type Place } from './places'
 
@@ -38,6 +39,8 @@ export function registerConsole(ctx: Context) {
     if (!p.side) throw new Error(`the histories of ${p.profile.id} on ${p.bot} are in the database, and Koishi has no database service`)
     return p.side
   }
+  // the running runtime's prices; a runtime that is not running has those of the config
+  const prices = (p: Place): PriceOf => p.runtime?.usage.priceOf ?? (id => ctx.kotodama.config.models?.find(m => m?.id === id)?.price)
 
   ctx.console.addListener('kotodama/runtimes', () => runtimeList(ctx), options)
 
@@ -47,7 +50,7 @@ export function registerConsole(ctx: Context) {
   ctx.console.addListener('kotodama/transcript', async (profile, bot, key) => {
     const p = await place(profile, bot)
     const loaded = p.runtime && await conversationTranscript(p.runtime, key)
-    return loaded ?? await storedTranscript(side(p), key) ?? null
+    return loaded ?? await storedTranscript(side(p), key, prices(p)) ?? null
   }, options)
 
   ctx.console.addListener('kotodama/reset', async (profile, bot, key) => {

@@ -1,18 +1,15 @@
 // The system prompt: the persona, then the generated protocol (SPEC §3), whose prose is protocol.md,
-// then the memory section (SPEC §13), then the time. The time changes every minute and the memory
-// only when notes change, so the part a server can reuse from its prompt cache stays long.
+// then the memory section (SPEC §13), then who the bot is. Nothing in it changes with the clock or
+// per request (SPEC §16 "Stable first"): a server reuses it from its prompt cache until memory
+// changes. The time goes into the history instead, as each turn's opening line (turn-line.ts).
 import { prose } from '../../util/prose'
-import { formatTime } from '../render-facts'
 import PROTOCOL from './protocol.md'
-
-const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone
 
 export interface PromptOptions {
   persona: string
   mode: 'channel' | 'cross'
   bot: string
   botName?: string
-  now: number
   schemes: string[]
   codemode: boolean
   /** read is a direct tool (always, unless codemode moves it into the sandbox) */
@@ -32,6 +29,6 @@ export function systemPrompt(o: PromptOptions): string {
     readCall: o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program',
   })
   const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
-  const now = `Now: ${formatTime(o.now)} (${TIME_ZONE}). You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`
-  return [o.persona.trim(), protocol, o.memory, now].filter(Boolean).join('\n\n')
+  const self = `You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`
+  return [o.persona.trim(), protocol, o.memory, self].filter(Boolean).join('\n\n')
 }

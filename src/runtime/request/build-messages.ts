@@ -3,9 +3,24 @@ import type { ModelMessage, UserContent } from 'ai'
 import { projectionParts, type ProjectedItem } from './projection'
 import type { Entry } from '../types'
 import { channelHeader, factLine } from '../render-facts'
+import { turnLine } from './turn-line'
+import { pairCalls } from '../pair-calls'
+
+// Steps are paired when a history is loaded; a request checks once more (SPEC §10), once per entry.
+const paired = new WeakMap<Entry, ModelMessage[]>()
+
+function stepMessages(e: Extract<Entry, { type: 'step' }>): ModelMessage[] {
+  let messages = paired.get(e)
+  if (!messages) {
+    const fixed = pairCalls(e)
+    paired.set(e, messages = fixed ? fixed.entry?.messages ?? [] : e.messages)
+  }
+  return messages
+}
 
 /**
- * Consecutive facts and notes become one user message; cross mode names the channel of each run.
+ * Consecutive facts, notes and turn openings (their time, turn-line.ts) become one user message;
+ * cross mode names the channel of each run.
  * Projected attachments join the user message of their facts, or follow a step's tool results
  * as a user message of their own (providers carry no images inside tool results).
  */
@@ -28,12 +43,12 @@ export function toModelMessages(entries: Entry[], cross: boolean, projected?: Ma
       if (cross && key !== channel) lines.push(channelHeader(e.fact))
       channel = key
       lines.push(factLine(e.fact))
-    } else if (e.type === 'note') {
+    } else if (e.type === 'note' || e.type === 'turn') {
       if (media.length) flush()
-      lines.push(e.text)
+      lines.push(e.type === 'note' ? e.text : turnLine(e.at))
     } else if (e.type === 'step') {
       flush()
-      out.push(...e.messages)
+      out.push(...stepMessages(e))
     } else if (e.type === 'attachments') {
       const items = projected?.get(e.id)
       if (items?.length) media.push(...projectionParts(items))

@@ -1,11 +1,12 @@
-// The next model request of a conversation: the history window, the attachments it shows as
-// images, and the note that says when older history was left out.
+// The next model request of a conversation: the history window (trimmed in blocks, SPEC §16), the
+// attachments it shows as images, and the note that says when older history was left out.
 import type { ModelMessage } from 'ai'
+import { DEFAULT_TRIM_TO } from '../../config/defaults'
 import type { ProfileConfig } from '../../config/types'
 import type { Entry } from '../types'
 import { toModelMessages } from './build-messages'
 import { shortenEntries, type Archive } from './shorten'
-import { windowEntries } from './window'
+import { blockWindow } from './block-window'
 import { project, type LoadedImage } from './projection'
 
 export interface ModelRequest {
@@ -14,6 +15,8 @@ export interface ModelRequest {
   chars: number
   /** keys of the `once` attachments this request shows */
   shownOnce: string[]
+  /** the window's first entry, which the next request starts from while it fits (block-window.ts) */
+  anchor?: Entry
 }
 
 export interface RequestInput {
@@ -29,21 +32,24 @@ export interface RequestInput {
   archive: Archive
   /** a smaller character budget than context.maxChars (the model's context size) */
   maxChars?: number
+  /** the previous request's anchor */
+  anchor?: Entry
 }
 
 export const TRIMMED_NOTE = '[earlier history is outside your context window]'
 
 export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
-  const { maxMessages } = o.profile.context
+  const { maxMessages, trimTo = DEFAULT_TRIM_TO } = o.profile.context
   const maxChars = Math.min(o.profile.context.maxChars, o.maxChars ?? Infinity)
-  const picked = windowEntries(o.entries, { maxMessages, maxChars })
+  const picked = blockWindow(o.entries, { maxMessages, maxChars }, trimTo, o.anchor)
   const window = picked.over ? await shortenEntries(picked.entries, maxChars, o.archive) : picked.entries
   const projection = await project({
     entries: window, config: o.profile.attachment, consumed: o.consumed, currentTurn: o.currentTurn, load: o.loadImage,
   })
   const messages = toModelMessages(window, o.profile.mode === 'cross', projection.byEntry)
+  // the same for as long as the window keeps its anchor, so it never breaks the shared prefix
   if (messages.length && (o.forgotten || picked.trimmed || messages[0].role !== 'user')) {
     messages.unshift({ role: 'user', content: TRIMMED_NOTE })
   }
-  return { messages, shownOnce: projection.shownOnce, chars: picked.chars }
+  return { messages, shownOnce: projection.shownOnce, chars: picked.chars, anchor: picked.anchor }
 }

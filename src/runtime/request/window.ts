@@ -1,9 +1,11 @@
 // Which history entries the next request shows (SPEC §10): the newest that fit `context`, never
 // separating a tool call from its result (a step entry holds both and is kept or dropped whole),
-// and never empty: the facts that woke the turn and the newest step are always in it, even when
-// they alone are over the limits (then they are shortened, see shorten.ts).
+// and never empty: the facts that woke the turn, its opening (turn-line.ts) and the newest step
+// are always in it, even when they alone are over the limits (then they are shortened, see
+// shorten.ts). block-window.ts decides when to compute a window afresh (SPEC §16).
 import type { Entry } from '../types'
 import { factLine } from '../render-facts'
+import { turnLine } from './turn-line'
 
 export interface WindowLimits {
   maxMessages: number
@@ -16,6 +18,8 @@ export interface Window {
   over: boolean
   /** some entries were left out */
   trimmed: boolean
+  /** optional entries between the newest step and the waking facts were left out (GAP_NOTE) */
+  gap: boolean
   /** the characters of the picked entries */
   chars: number
 }
@@ -40,12 +44,18 @@ function measure(entry: Entry): Unit {
   switch (entry.type) {
     case 'fact': return { messages: 1, chars: factLine(entry.fact).length }
     case 'note': return { messages: 1, chars: entry.text.length }
-    case 'step': return { messages: entry.messages.length, chars: JSON.stringify(entry.messages).length }
+    // the turn's opening line with its time
+    case 'turn': return { messages: 1, chars: turnLine(entry.at).length }
+    case 'step': return { messages: entry.messages.length, chars: JSON.stringify(entry.messages, withoutReasoning).length }
     default: return { messages: 0, chars: 0 }
   }
 }
 
-const bearsMessages = (e: Entry) => e.type === 'fact' || e.type === 'note' || e.type === 'step'
+// Kept reasoning goes back only to servers that ask for it (SPEC §11); where it does, the learned
+// chars-per-token ratio (context-size.ts) absorbs it, so it never inflates the window's estimate.
+const withoutReasoning = (_k: string, v: any) => v?.type === 'reasoning' && typeof v.text === 'string' ? undefined : v
+
+const bearsMessages = (e: Entry) => e.type === 'fact' || e.type === 'note' || e.type === 'step' || e.type === 'turn'
 
 /** Indices that every window holds: [from, length) and, when the turn has stepped, its waking facts. */
 function mandatory(entries: Entry[]): { tailFrom: number; head?: [number, number] } {
@@ -54,14 +64,14 @@ function mandatory(entries: Entry[]): { tailFrom: number; head?: [number, number
   for (let i = n - 1; i >= 0; i--) if (entries[i].type === 'turn') { turn = i; break }
   let step = -1
   for (let i = n - 1; i > turn; i--) if (entries[i].type === 'step') { step = i; break }
+  const woke = wakingFact(entries, turn)
   if (step < 0) {
-    // No step yet in this turn: from its waking facts (or the newest message) on.
+    // No step yet in this turn: from its waking facts (or its opening, or the newest message) on.
     let from = n
     for (let i = n - 1; i >= 0; i--) if (bearsMessages(entries[i])) { from = i; break }
-    const woke = wakingFact(entries, turn)
-    return { tailFrom: woke >= 0 ? Math.min(woke, from) : from }
+    const head = woke >= 0 ? woke : turn
+    return { tailFrom: head >= 0 ? Math.min(head, from) : from }
   }
-  const woke = wakingFact(entries, turn)
   // the turn's opening entries (turn, wake note) stand with the facts that woke it
   let headEnd = turn + 1
   while (headEnd < step && entries[headEnd].type === 'note') headEnd++
@@ -78,8 +88,17 @@ function wakingFact(entries: Entry[], turn: number): number {
   return -1
 }
 
-/** The entries of the next request, oldest first. */
-export function windowEntries(entries: Entry[], limits: WindowLimits): Window {
+/** The first index every window must hold (see mandatory). */
+export function mandatoryFrom(entries: Entry[]): number {
+  const { tailFrom, head } = mandatory(entries)
+  return head ? Math.min(head[0], tailFrom) : tailFrom
+}
+
+/**
+ * The entries of the next request, oldest first. Optional entries are added, newest first, while
+ * the window stays within `fill` (the limits unless a cut asks for less, block-window.ts).
+ */
+export function windowEntries(entries: Entry[], limits: WindowLimits, fill: WindowLimits = limits): Window {
   const { tailFrom, head } = mandatory(entries)
   const must = (i: number) => i >= tailFrom || (!!head && i >= head[0] && i < head[1])
   let messages = 0
@@ -109,7 +128,7 @@ export function windowEntries(entries: Entry[], limits: WindowLimits): Window {
     }
     if (refused) continue
     const u = sizeOf(e)
-    if (messages + u.messages > limits.maxMessages || chars + u.chars > limits.maxChars) {
+    if (messages + u.messages > fill.maxMessages || chars + u.chars > fill.maxChars) {
       refused = true
       continue
     }
@@ -120,5 +139,5 @@ export function windowEntries(entries: Entry[], limits: WindowLimits): Window {
   }
   // A window must not open on a tool message; step entries keep call and result together, so
   // only an assistant message could lead, which every provider accepts.
-  return { entries: picked.reverse(), over, trimmed: kept < entries.length, chars }
+  return { entries: picked.reverse(), over, trimmed: kept < entries.length, gap, chars }
 }

@@ -1,0 +1,44 @@
+// The history window trimmed in blocks (SPEC §16 "Trimmed in blocks"), so that consecutive requests
+// share their prefix and a server's prompt cache holds. The window keeps its first entry (the
+// anchor) while everything from there on fits the limits; when it no longer does, the oldest
+// entries are dropped until the window holds `trimTo` of the limits, and that is the new anchor.
+// The rules of SPEC §10 are window.ts's: a cut window is an ordinary window with smaller fill.
+import type { Entry } from '../types'
+import { mandatoryFrom, sizeOf, windowEntries, type Window, type WindowLimits } from './window'
+
+export interface BlockWindow extends Window {
+  /** the first entry of this window, for the next request; undefined: compute afresh */
+  anchor?: Entry
+}
+
+/** `trimTo` 1 (or more) slides: every request is the newest window that fits, as before SPEC §16. */
+export function blockWindow(entries: Entry[], limits: WindowLimits, trimTo: number, anchor?: Entry): BlockWindow {
+  if (trimTo >= 1) return windowEntries(entries, limits)
+  if (anchor) {
+    const kept = fromAnchor(entries, limits, anchor)
+    if (kept) return kept
+  }
+  const whole = windowEntries(entries, limits)
+  if (!whole.trimmed) return { ...whole, anchor: whole.over ? undefined : entries[0] }
+  const fill = { maxMessages: Math.max(1, Math.floor(limits.maxMessages * trimTo)), maxChars: Math.floor(limits.maxChars * trimTo) }
+  const cut = windowEntries(entries, limits, fill)
+  // A window with a hole (GAP_NOTE: one turn's steps fill it) or shortened entries cannot be
+  // extended; the newest window that fits shows the most of it, and the next request looks again.
+  if (cut.gap || cut.over) return whole
+  return { ...cut, anchor: cut.entries[0] }
+}
+
+/** Everything from the anchor on, when it is still in memory, holds what must be shown, and fits. */
+function fromAnchor(entries: Entry[], limits: WindowLimits, anchor: Entry): BlockWindow | undefined {
+  const from = entries.lastIndexOf(anchor)
+  if (from < 0 || from > mandatoryFrom(entries)) return undefined
+  let messages = 0
+  let chars = 0
+  for (let i = from; i < entries.length; i++) {
+    const u = sizeOf(entries[i])
+    messages += u.messages
+    chars += u.chars
+    if (messages > limits.maxMessages || chars > limits.maxChars) return undefined
+  }
+  return { entries: entries.slice(from), over: false, trimmed: from > 0, gap: false, chars, anchor }
+}
