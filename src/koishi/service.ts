@@ -1,5 +1,5 @@
 // ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { Context, Service, Session } from 'koishi'
 import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
@@ -10,11 +10,10 @@ import { createModel, type ModelHandle } from '../model/provider'
 import { ReasoningModes } from '../model/reasoning-mode'
 import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/extensions'
 import { Runtime, runtimeHome } from '../runtime/runtime'
-import type { HistoryTable } from '../runtime/history-table'
-import { filesSide, historySide, tableSide, type HistorySide, type StorageKind } from '../runtime/history-sides'
+import type { HistorySide, StorageKind } from '../runtime/history-sides'
 import { storedRuntimes, type StoredRuntime } from '../runtime/stored-runtimes'
-import { migrateHistory, type MigrationResult } from '../runtime/migrate-history'
-import { koishiHistoryTable } from './history-table'
+import type { MigrationResult } from '../runtime/migrate-history'
+import { HistoryStorage } from './storage'
 import { standardWakeEngine } from '../runtime/wake/standard'
 import type { WakeEngineFactory } from '../runtime/wake/types'
 import { koishiPlatform } from './platform'
@@ -46,13 +45,7 @@ export interface WakeOptions {
   reason: string
 }
 
-/** Why kotodama.migrate did not start; the command words each reason. */
-export class MigrateRefused extends Error {
-  name = 'MigrateRefused'
-  constructor(readonly reason: 'no-database' | 'busy') {
-    super(reason === 'busy' ? 'a turn is running, or a migration of this runtime is' : 'Koishi has no database service')
-  }
-}
+export { MigrateRefused } from './storage'
 
 /** how long after start a missing database service is reported without a message asking for it */
 const DATABASE_GRACE_MS = 3000
@@ -92,13 +85,10 @@ export class KotodamaService extends Service {
   readonly redact: Redactor
   /** the configured MCP servers, started with the plugin (SPEC §14) */
   readonly mcp: McpManager
-  /** the history table, while Koishi's database service is there (docs/storage.md) */
-  private table?: HistoryTable
-  /** runtimes a migration moved to the other storage, until the plugin restarts */
-  private moved = new Map<string, StorageKind>()
-  /** runtimes being migrated: their messages wait */
-  private paused = new Map<string, Promise<void>>()
-  private missingDatabase = false
+  /** where histories live: files or Koishi's database (docs/storage.md) */
+  private storage: HistoryStorage
+  /** runtimes stopping because their bot went away */
+  private stopping = new Set<Promise<void>>()
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -130,13 +120,8 @@ export class KotodamaService extends Service {
       }))
     }
     // storage: database waits for the database service; runtimes on it stop when it goes
-    ctx.inject(['database'], sub => {
-      this.table = koishiHistoryTable(sub)
-      this.missingDatabase = false
-      sub.on('dispose', () => {
-        this.table = undefined
-        this.stopWhere(r => !!r.options.historyTable)
-      })
+    this.storage = new HistoryStorage(ctx, {
+      config, log: this.log, clock: () => this.clock, descriptors: this.descriptors, gone: () => this.stopWhere(r => !!r.options.historyTable),
     })
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
@@ -208,15 +193,7 @@ export class KotodamaService extends Service {
 
   /** Where (profile, bot) keeps its histories: the config's storage, or where a migration moved it. */
   storageOf(profile: ProfileConfig, bot: string): StorageKind {
-    return this.moved.get(`${profile.id}\u0000${bot}`) ?? this.config.storage ?? 'files'
-  }
-
-  /** storage: database without a database service: nothing starts (and nothing is written elsewhere). */
-  private noDatabase(storage: StorageKind): boolean {
-    if (this.table || storage !== 'database') return false
-    if (!this.missingDatabase) this.log.error('storage is "database", but Koishi has no database service; profiles do not start until one is loaded (e.g. database-sqlite, database-mysql)')
-    this.missingDatabase = true
-    return true
+    return this.storage.of(profile, bot)
   }
 
   private dataDir(): string {
@@ -225,18 +202,18 @@ export class KotodamaService extends Service {
 
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime> {
     const key = `${profile.id}\u0000${bot}`
-    const pause = this.paused.get(key)
+    const pause = this.storage.pause(profile, bot)
     if (pause) return pause.then(() => this.runtime(profile, bot))
     let p = this.runtimes.get(key)
     if (!p) {
-      if (this.noDatabase(this.storageOf(profile, bot))) return Promise.reject(new Error('storage is "database", but Koishi has no database service'))
+      if (this.storage.unavailable(this.storageOf(profile, bot))) return Promise.reject(new Error('storage is "database", but Koishi has no database service'))
       const runtime = new Runtime({
         profile, bot, dataDir: this.dataDir(),
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
         limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
-        historyTable: this.storageOf(profile, bot) === 'database' ? this.table : undefined,
+        historyTable: this.storage.tableOf(profile, bot),
       })
       // A runtime of the same home that is still stopping (here or in a disposed instance) finishes first.
       p = runtime.start().then(() => {
@@ -263,7 +240,7 @@ export class KotodamaService extends Service {
     const { bot, channel, userId } = arrival
     if (!userId || userId === arrival.selfId) return
     const profile = this.owner(bot, channel)
-    if (!profile || this.noDatabase(this.storageOf(profile, bot))) return
+    if (!profile || this.storage.unavailable(this.storageOf(profile, bot))) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
     this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
@@ -303,8 +280,7 @@ export class KotodamaService extends Service {
 
   /** Every (profile, bot) with a home or stored history, running or not; none is started (docs/console.md). */
   stored(): Promise<StoredRuntime[]> {
-    const table = this.table && (this.config.storage === 'database' || [...this.moved.values()].includes('database')) ? this.table : undefined
-    return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, table, logger: this.log })
+    return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, table: this.storage.listedTable(), logger: this.log })
   }
 
   /** The home folder of (profile, bot), running or not (SPEC §2). */
@@ -314,9 +290,7 @@ export class KotodamaService extends Service {
 
   /** The histories of (profile, bot) as its runtime would open them, without starting it; none while its database is missing. */
   storedHistory(profile: ProfileConfig, bot: string): HistorySide | undefined {
-    const onTable = this.storageOf(profile, bot) === 'database'
-    if (onTable && !this.table) return undefined
-    return historySide({ home: this.homeOf(profile, bot), profile: profile.id, bot, logger: this.log, clock: this.clock, budget: this.descriptors, table: onTable ? this.table : undefined })
+    return this.storage.side(profile, bot, this.homeOf(profile, bot))
   }
 
   /** Calls `fn` when a runtime starts or stops (`key` undefined) or a conversation changes. */
@@ -336,44 +310,36 @@ export class KotodamaService extends Service {
         if (!which(r) || this.runtimes.get(key) !== p) return
         this.runtimes.delete(key)
         this.watchers.forEach(w => w(r))
-        return r.stop()
+        // dispose waits for it too: nothing of this instance writes after its stop (issue 21)
+        const done = r.stop().finally(() => this.stopping.delete(done))
+        this.stopping.add(done)
+        return done
       }).catch(() => {})
     }
   }
 
-  /**
-   * Moves the histories of (profile, bot) to `to` (kotodama.migrate): refused while a turn runs;
-   * the runtime stops, its messages wait, and it starts again on the new storage.
-   */
-  async migrate(profile: ProfileConfig, bot: string, to: StorageKind): Promise<MigrationResult> {
+  /** Moves the histories of (profile, bot) to `to` (kotodama.migrate, docs/storage.md). */
+  migrate(profile: ProfileConfig, bot: string, to: StorageKind): Promise<MigrationResult> {
     const key = `${profile.id}\u0000${bot}`
-    const table = this.table
-    if (!table) throw new MigrateRefused('no-database')
-    if (this.paused.has(key)) throw new MigrateRefused('busy')
-    const running = await this.runtimes.get(key)?.catch((): undefined => undefined)
-    if (running && (await running.status()).some(c => c.busy)) throw new MigrateRefused('busy')
-    let release: () => void
-    this.paused.set(key, new Promise<void>(r => release = r))
-    try {
-      if (running && this.runtimes.get(key)) {
+    const running = (): Promise<Runtime | undefined> => this.runtimes.get(key)?.catch((): undefined => undefined) ?? Promise.resolve(undefined)
+    return this.storage.migrate(profile, bot, to, this.homeOf(profile, bot), {
+      busy: async () => {
+        const r = await running()
+        return !!r && (await r.status()).some(c => c.busy)
+      },
+      stop: async () => {
+        const r = await running()
+        if (!r || !this.runtimes.get(key)) return
         this.runtimes.delete(key)
-        await running.stop()
-      }
-      const files = filesSide(join(this.homeOf(profile, bot), 'conversations'), this.log, this.clock, this.descriptors)
-      const database = tableSide(table, profile.id, bot, this.log, this.clock)
-      const result = to === 'database' ? await migrateHistory(files, database) : await migrateHistory(database, files)
-      this.moved.set(key, to)
-      return result
-    } finally {
-      this.paused.delete(key)
-      release()
-    }
+        await r.stop()
+      },
+    })
   }
 
   protected start(): void {
     this.mcp.start()
     // a database plugin started with the app may provide its service after this one starts
-    this.ctx.setTimeout(() => this.noDatabase(this.config.storage), DATABASE_GRACE_MS)
+    this.ctx.setTimeout(() => this.storage.unavailable(this.config.storage), DATABASE_GRACE_MS)
   }
 
   protected async stop(): Promise<void> {
@@ -381,7 +347,7 @@ export class KotodamaService extends Service {
     await this.ingest.idle()
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
-    await Promise.all(all.map(p => p.then(r => r.stop()).catch(() => {})))
+    await Promise.all([...all.map(p => p.then(r => r.stop()).catch(() => {})), ...[...this.stopping].map(p => p.catch(() => {}))])
     await Promise.all([this.sandbox.shutdown(), this.mcp.stop(), this.reasoning.idle()])
     this.vision.clear()
     this.files.clear()

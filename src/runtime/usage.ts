@@ -73,6 +73,8 @@ export class UsageBook {
   private day: string
   private timer?: Timer
   private writing = Promise.resolve()
+  /** after stop() nothing is written: a late count stays in memory (issue 21) */
+  private closed = false
 
   /** `priceOf`: each model's price, so that a request's cost is counted at the price it was made at */
   constructor(private dir: string, private clock: Clock, private logger: Logger, readonly priceOf: PriceOf = () => undefined) {
@@ -126,7 +128,7 @@ export class UsageBook {
         promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, completionTokens: u?.completionTokens, cost,
       }))
     }
-    this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()
+    if (!this.closed) this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()
   }
 
   /** Per model: counts since start and today. */
@@ -148,6 +150,7 @@ export class UsageBook {
   }
 
   private write(): Promise<void> {
+    if (this.closed) return this.writing
     const path = join(this.dir, `${this.day}.json`)
     const data = JSON.stringify({ day: this.day, models: Object.fromEntries(this.today) })
     this.writing = this.writing.then(() => atomicWrite(path, data)).catch(e => this.logger.warn('usage file could not be written: %s', e?.message ?? e))
@@ -157,7 +160,8 @@ export class UsageBook {
   async stop(): Promise<void> {
     this.timer?.cancel()
     this.timer = undefined
-    if (this.today.size) await this.write()
+    if (this.today.size) void this.write()
+    this.closed = true
     await this.writing
   }
 }
