@@ -2,6 +2,7 @@
 import { useI18n } from 'vue-i18n'
 import type { Spend } from '../src/console-data/types'
 import { cachedShare, formatCost, formatShare } from '../src/runtime/cost'
+import { CONSOLE_WAKE_REASON } from '../src/console-data/wake-reason'
 import zhCN from './locales/zh-CN.yml'
 import enUS from './locales/en-US.yml'
 
@@ -54,6 +55,6 @@ export function reasonText(reason: string, t: T): string {
   const [kind, rest] = at < 0 ? [reason, ''] : [reason.slice(0, at), reason.slice(at + 1)]
   if (kind === 'keyword') return t('reason.keyword', { keyword: rest })
   if (kind === 'wait') return t('reason.wait', { window: rest })
-  if (kind === 'wake') return rest
+  if (kind === 'wake') return rest === CONSOLE_WAKE_REASON ? t('reason.console') : rest
   return reason
 }

@@ -28,6 +28,8 @@ export interface DemoOptions {
   mcpServers?: ({ id: string } & Record<string, unknown>)[]
   /** the model's price per million tokens (SPEC §16), so the console shows costs (tests) */
   price?: { input: number; cachedInput: number; output: number }
+  /** the profile's model id (tests name an unknown one to see a profile that does not start) */
+  profileModel?: string
 }
 
 export interface Demo {
@@ -77,7 +79,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.price ? { price: o.price } : {}),
       }],
       profiles: [{
-        id: 'demo', persona: PERSONA, model: 'main', mode: 'channel',
+        id: 'demo', persona: PERSONA, model: o.profileModel ?? 'main', mode: 'channel',
         // as the README suggests: the sandbox's private chats (@alice) are private:alice
         claims: [{ bot: '*', channels: ['group:*', 'private:*'] }],
         // wake: the defaults (private messages and mentions wake it); typing: the defaults

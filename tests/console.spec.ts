@@ -54,7 +54,7 @@ describe('console: the transcript of a conversation', () => {
     expect(t.items.map(i => i.kind)).to.deep.equal(['fact', 'turn', 'step', 'step'])
     const [f, turn, read, send] = t.items as any[]
     expect(f).to.deep.include({ text: 'look [image] here', images: ['asset://abc.png'], wake: 'direct' })
-    expect(turn).to.deep.include({ turn: 1, reason: 'direct', steps: 2, tokens: 280, end: 'failed' })
+    expect(turn).to.deep.include({ turn: 1, reason: 'direct', steps: 2, tokens: 280, end: 'failed', error: 'SendFailed: rate limited' })
     expect(read).to.deep.include({ model: 'main', latencyMs: 1234, reasoning: 'bob shows a picture' })
     expect(read.calls[0]).to.deep.include({ tool: 'read', result: 'line 1\nline 2', error: false })
     expect(read.attachments).to.deep.equal([{ url: 'asset://abc.png', mediaType: 'image/png' }])
@@ -107,8 +107,7 @@ describe('console: the transcript of a conversation', () => {
     expect(turns[0]).to.deep.include({ steps: 0, end: 'error', error })
     expect(turns[1]).to.deep.include({ steps: 1, end: 'error', error: 'fetch failed: connect ECONNREFUSED 127.0.0.1:9' })
     // a step after the failure (the same turn went on): the turn ended as that step did
-    expect(turns[2]).to.deep.include({ steps: 1, end: 'failed' })
-    expect(turns[2]).to.not.have.property('error')
+    expect(turns[2]).to.deep.include({ steps: 1, end: 'failed', error: 'SendFailed: rate limited' })
   })
 
   it('a turn of a busy conversation is running; a limit keeps the newest entries', () => {
@@ -442,6 +441,54 @@ describe('console: conversation summaries', () => {
     expect(card.days).to.have.length(1)
     expect(card.days[0]).to.deep.include({ requests: 3, errors: 1, promptTokens: 2200, cachedTokens: 1000, completionTokens: 60 })
     expect(card.days[0].cost).to.be.closeTo(cost, 1e-12)
+  })
+
+  it('the step is shown as soon as the model answered, stamped with the time it was called; each message as it is delivered (issue 21)', async () => {
+    h = await Harness.start({ profile: { typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 400, maxDelay: 400, jitter: 0 } } })
+    let calledAt = 0
+    h.server.script(() => {
+      calledAt = Date.now()
+      return { toolCalls: [call('send_message', { messages: ['one', 'two', 'three'] })] }
+    })
+    await h.client('bob').receive('count to three')
+    await h.server.waitForRequests(1)
+    const [runtime] = await h.app.kotodama.list()
+    const live = async () => (await conversationTranscript(runtime, 'private:bob')).items.find(i => i.kind === 'step') as any
+    // before the first message is typed out, the step is there
+    await h.until(() => calledAt > 0)
+    let step: any
+    const deadline = Date.now() + 2000
+    while (!(step = await live()) && Date.now() < deadline) await h.idle(5)
+    expect(h.sent, 'nothing delivered yet').to.have.length(0)
+    expect(step).to.deep.include({ live: true, model: 'main' })
+    expect(step.at).to.be.within(calledAt - 1000, calledAt + 50)
+    expect(step.calls[0]).to.deep.include({ tool: 'send_message', running: true })
+    expect(step.calls[0].send).to.deep.include({ sending: true, ids: 0, delivered: false })
+    await h.until(() => h.sent.length === 1, 'the first message')
+    await h.idle(20)
+    expect((await live()).calls[0].send).to.deep.include({ sending: true, ids: 1 })
+    await h.settled()
+    const done = await live()
+    expect(done.live).to.equal(undefined)
+    expect(done.calls[0].send).to.deep.include({ delivered: true, ids: 3 })
+    expect(done.at, 'the stored step keeps the time its model was called').to.equal(step.at)
+  })
+
+  it('a send the platform refused: the turn shows its error, and the runtime card counts it among today\'s errors (issue 21)', async () => {
+    h = await Harness.start({ failSend: { at: 1, message: 'the platform refused: rate limited' }, profile: { strayText: 'drop' } })
+    // the model leaves it at that: the turn ended on the failed send
+    h.server.script({ toolCalls: [call('send_message', { messages: ['one', 'two'] })] }, { content: '' })
+    await h.client('bob').receive('say two things')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    const [runtime] = await h.app.kotodama.list()
+    const t = await conversationTranscript(runtime, 'private:bob')
+    const turn = t.items.find(i => i.kind === 'turn') as any
+    expect(turn, JSON.stringify(t.items.slice(-4))).to.deep.include({ end: 'failed' })
+    expect(turn.error).to.match(/^SendFailed: .*rate limited/)
+    const card = await runtimeSummary(runtime, true)
+    expect(card).to.deep.include({ requestsToday: 2, errorsToday: 1 })
+    expect(runtime.usage.snapshot().map(m => m.model), 'the model counts stay the models\'').to.deep.equal(['main'])
   })
 
   it('homes count only for configured profiles that claim their bot; a torn last line is left out and left alone', async () => {

@@ -77,5 +77,5 @@ async function conversationSummary(r: Runtime, c: Conversation): Promise<Convers
 export async function conversationTranscript(r: Runtime, key: string): Promise<Transcript | undefined> {
   const c = (await r.loaded()).find(c => c.key === key)
   if (!c) return undefined
-  return transcript({ key, entries: c.entries, busy: c.busy, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
+  return transcript({ key, entries: c.entries, busy: c.busy, live: c.live, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
 }

@@ -4,7 +4,7 @@
 // (§11). Pure: entries in, JSON out.
 import h from '@satorijs/element'
 import { addCost, costOf, type PriceOf } from '../runtime/cost'
-import type { Entry } from '../runtime/types'
+import type { Entry, LiveStep } from '../runtime/types'
 import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
 /** The transcript shows at most this many of the newest entries. */
@@ -14,9 +14,13 @@ const MAX_RESULT = 20_000
 
 const noPrice: PriceOf = () => undefined
 
-/** `priceOf`: the models' prices, for the cost of each step, turn and of the whole */
-export function transcript(o: { key: string; entries: Entry[]; busy: boolean; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
-  const entries = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
+/**
+ * `priceOf`: the models' prices, for the cost of each step, turn and of the whole; `live`: the step
+ * whose calls run now, shown after the entries (issue 21: the page must not lag the chat)
+ */
+export function transcript(o: { key: string; entries: Entry[]; busy: boolean; live?: LiveStep; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
+  const stored = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
+  const entries: Entry[] = o.live && o.busy ? [...stored, { type: 'step', at: o.live.at, turn: o.live.turn, messages: o.live.assistant ? [o.live.assistant] : [], usage: o.live.usage }] : stored
   const priceOf = o.priceOf ?? noPrice
   const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   const items: TranscriptItem[] = []
@@ -29,7 +33,7 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
         items.push(factItem(e))
         break
       case 'turn':
-        last = { kind: 'turn', at: e.at, turn: e.turn, reason: e.reason, steps: 0, tokens: 0, end: 'failed' }
+        last = { kind: 'turn', at: e.at, turn: e.turn, reason: e.reason, steps: 0, tokens: 0, end: 'none' }
         turns.set(e.turn, last)
         items.push(last)
         break
@@ -37,7 +41,7 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
         items.push({ kind: 'note', at: e.at, note: e.kind, text: e.text })
         break
       case 'step': {
-        const step = stepItem(e, priceOf)
+        const step = stepItem(e, priceOf, e.type === 'step' && o.live?.at === e.at && entries.at(-1) === e ? o.live.delivered : undefined)
         for (const c of step.calls) steps.set(c.id, step)
         items.push(step)
         if (e.usage) addUsage(usage, step, e.at)
@@ -48,6 +52,9 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
           turn.cost = addCost(turn.cost, step.cost)
           turn.end = endOf(step)
           delete turn.error
+          // a send the platform refused: its own words on the turn (issue 21)
+          const failed = turn.end === 'failed' ? step.calls.find(c => c.send && !c.send.delivered)?.send?.error : undefined
+          if (failed) turn.error = failed
         }
         break
       }
@@ -68,7 +75,7 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; tr
     }
   }
   if (o.busy && last) last.end = 'running'
-  return { key: o.key, busy: o.busy, truncated: !!o.truncated || entries.length < o.entries.length, items, usage }
+  return { key: o.key, busy: o.busy, truncated: !!o.truncated || stored.length < o.entries.length, items, usage }
 }
 
 /** What the steps of `entries` took, as the transcript of them counts it (the conversation list's figure). */
@@ -113,8 +120,9 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
   }
 }
 
-function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf): StepItem {
-  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}) }
+/** `live`: the step's calls still run; messages delivered so far by call id */
+function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: Record<string, number>): StepItem {
+  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}), ...(live ? { live: true } : {}) }
   const cost = e.usage && costOf(e.usage, priceOf(e.usage.model))
   if (cost !== undefined) step.cost = cost
   const results = new Map<string, any>()
@@ -127,7 +135,7 @@ function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf): StepIt
     for (const p of parts) {
       if (p.type === 'text' && p.text.trim()) step.text = (step.text ? step.text + '\n' : '') + p.text
       else if (p.type === 'reasoning' && p.text.trim()) step.reasoning = (step.reasoning ? step.reasoning + '\n' : '') + p.text
-      else if (p.type === 'tool-call') step.calls.push(callItem(p.toolCallId, p.toolName, p.input, results.get(p.toolCallId)))
+      else if (p.type === 'tool-call') step.calls.push(live ? runningCall(p.toolCallId, p.toolName, p.input, live[p.toolCallId] ?? 0) : callItem(p.toolCallId, p.toolName, p.input, results.get(p.toolCallId)))
     }
   }
   return step
@@ -143,6 +151,16 @@ function callItem(id: string, tool: string, input: unknown, output: any): CallIt
       messages, delivered: value?.ok === true, ids: Array.isArray(value?.ids) ? value.ids.length : Array.isArray(value?.sent) ? value.sent.length : 0,
       ...(value?.ok === false ? { error: `${value.error?.name ?? 'Error'}: ${value.error?.message ?? ''}` } : error ? { error: item.result } : {}),
     }
+  }
+  return item
+}
+
+/** A call that still runs: no result yet; a send says how many of its messages are out. */
+function runningCall(id: string, tool: string, input: unknown, delivered: number): CallItem {
+  const item: CallItem = { id, tool, input: pretty(input), result: '', error: false, running: true }
+  if (tool === 'send_message') {
+    const messages = Array.isArray((input as any)?.messages) ? (input as any).messages.map(String) : []
+    item.send = { messages, delivered: false, ids: delivered, sending: true }
   }
   return item
 }

@@ -20,6 +20,8 @@ export interface RuntimeSummary {
   lastActivity?: number
   /** files under `<home>/local/memory/` (SPEC §13), when there are any */
   memory: { name: string; size: number }[]
+  /** the profile did not start: why, as the log says it (field path and problem); bot is '' when it has no home either */
+  notStarted?: string[]
 }
 
 /** Tokens and what they cost (SPEC §16). */
@@ -100,7 +102,8 @@ export interface TurnItem {
    * how it ended: `running` while it runs; `error`: a model call failed (`error` says why);
    * `failed`: a send failed, or no step and no recorded failure (histories before failures were kept)
    */
-  end: 'running' | 'finish' | 'wait' | 'send' | 'text' | 'failed' | 'error' | 'steps'
+  /** none: no step and no failure was recorded (stopped, no model) */
+  end: 'running' | 'finish' | 'wait' | 'send' | 'text' | 'failed' | 'error' | 'steps' | 'none'
   /** the server's words, when the turn ended by a failed model call */
   error?: string
 }
@@ -112,8 +115,10 @@ export interface CallItem {
   /** the result exactly as the model read it (text, or JSON) */
   result: string
   error: boolean
-  /** send_message: what was sent, and whether it was delivered */
-  send?: { messages: string[]; delivered: boolean; ids: number; error?: string }
+  /** the call still runs (its step is live): no result yet */
+  running?: boolean
+  /** send_message: what was sent, and whether it was delivered; `sending`: still typing, `ids` delivered so far */
+  send?: { messages: string[]; delivered: boolean; ids: number; error?: string; sending?: boolean }
 }
 
 export interface StepItem {
@@ -128,6 +133,8 @@ export interface StepItem {
   cachedTokens?: number
   /** what this step cost, when its model has a price */
   cost?: number
+  /** its calls still run (the model has answered; sends are being typed) */
+  live?: boolean
   /** the assistant's own text and reasoning in this step */
   text?: string
   reasoning?: string

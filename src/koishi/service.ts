@@ -157,6 +157,20 @@ export class KotodamaService extends Service {
     return this.checked.profiles
   }
 
+  /** The config's profiles that did not start, each with why (the log's lines: field path and problem). */
+  notStarted(): { profile: ProfileConfig; problems: string[] }[] {
+    const out = new Map<string, { profile: ProfileConfig; problems: string[] }>()
+    for (const p of this.checked.problems) {
+      if (p.profile === undefined || p.leftOut) continue
+      const index = Number(/^profiles\[(\d+)\]/.exec(p.path)?.[1])
+      const profile = this.config.profiles?.[index]
+      if (!profile?.id || this.profiles.some(q => q.id === profile.id)) continue
+      if (!out.has(profile.id)) out.set(profile.id, { profile, problems: [] })
+      out.get(profile.id)!.problems.push(`config ${p.path} ${p.message}`)
+    }
+    return [...out.values()]
+  }
+
   /** Adds a scheme to every runtime; `registerScheme(factory)` or `registerScheme(scheme, factory)`. */
   registerScheme(scheme: string | SchemeFactory, factory?: SchemeFactory): () => void {
     const [name, f] = typeof scheme === 'string' ? [scheme, factory] : [(scheme as any).scheme as string | undefined, scheme]
@@ -280,7 +294,8 @@ export class KotodamaService extends Service {
 
   /** Every (profile, bot) with a home or stored history, running or not; none is started (docs/console.md). */
   stored(): Promise<StoredRuntime[]> {
-    return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, table: this.storage.listedTable(), logger: this.log })
+    const unchecked = this.notStarted().map(n => n.profile)
+    return storedRuntimes({ dataDir: this.dataDir(), profiles: this.profiles, unchecked, table: this.storage.listedTable(), logger: this.log })
   }
 
   /** The home folder of (profile, bot), running or not (SPEC §2). */

@@ -15,7 +15,7 @@ import { buildRequest, type ModelRequest } from './request/build-request'
 import type { LoadedImage } from './request/projection'
 import { runTurn } from './turn'
 import type { TurnPort, TurnRequest } from './turn-port'
-import type { Entry, Fact } from './types'
+import type { Entry, Fact, LiveStep } from './types'
 import { WaitWindow, wakeNote } from './wait-window'
 
 export interface ConversationDeps {
@@ -51,6 +51,8 @@ export class Conversation implements TurnPort {
   target?: SendTarget
   wait?: WaitWindow
   currentTurn?: TurnState
+  /** the step whose calls run now (the console's live view) */
+  live?: LiveStep
   private turnCounter = 0
   private inbox: Entry[] = []
   /** keys of `once` attachments already shown */
@@ -168,6 +170,7 @@ export class Conversation implements TurnPort {
   /** After a turn: a waking fact the turn never saw starts the next one. */
   endTurn(state: TurnState): void {
     this.currentTurn = undefined
+    this.live = undefined
     const unseen = this.takeInbox()
     const missed = unseen.find(e => e.type === 'fact' && e.wake)
     if (missed && missed.type === 'fact') this.queued ??= { reason: missed.wake }
@@ -235,6 +238,11 @@ export class Conversation implements TurnPort {
     })
     this.windowAnchor = request.anchor
     return request
+  }
+
+  showStep(live: LiveStep | undefined): void {
+    this.live = live
+    this.deps.changed?.()
   }
 
   /** Records that the `once` attachments of a persisted response were shown. */

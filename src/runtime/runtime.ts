@@ -190,6 +190,7 @@ export class Runtime {
         media: (url, signal) => this.resources.bytes(url, signal),
         placeOf: (bot, channel) => this.placeOf(bot, channel),
         rememberSent: ids => { for (const id of ids ?? []) this.sent.set(id, true) },
+        sendFailed: () => this.usage.recordFailedSend(),
       }
       const conv = new Conversation({
         key, profile: o.profile, logger: o.logger, clock: o.clock, redact: o.redact ?? NO_SECRETS,

@@ -1,7 +1,8 @@
 // The runtimes that have a home, whether they run or not: the console page lists them after a
 // restart, before their first message. Found in storage, never by starting a runtime: the homes'
 // folders (`<dataDir>/<profile>/<platform>/<selfId>/`, SPEC §2) and, on the database, the
-// (profile, bot) pairs of the history table. Only pairs a configured profile still claims count.
+// (profile, bot) pairs of the history table. Only pairs a configured profile still claims count;
+// a profile that did not start (`unchecked`: its claims may be what is wrong) counts with every home.
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -20,12 +21,14 @@ export interface StoredRuntime {
   home: string
 }
 
-export async function storedRuntimes(o: { dataDir: string; profiles: ProfileConfig[]; table?: HistoryTable; logger: Logger }): Promise<StoredRuntime[]> {
+export async function storedRuntimes(o: { dataDir: string; profiles: ProfileConfig[]; unchecked?: ProfileConfig[]; table?: HistoryTable; logger: Logger }): Promise<StoredRuntime[]> {
   const found = new Map<string, StoredRuntime>()
+  const unchecked = new Set(o.unchecked)
   const add = (profile: ProfileConfig | undefined, bot: string) => {
-    if (profile && claimsBot(profile.claims, bot)) found.set(`${profile.id}\u0000${bot}`, { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
+    if (profile && (unchecked.has(profile) || claimsBot(profile.claims, bot))) found.set(`${profile.id}\u0000${bot}`, { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
   }
-  for (const profile of o.profiles) {
+  const profiles = [...o.profiles, ...unchecked]
+  for (const profile of profiles) {
     const root = join(o.dataDir, safeName(profile.id))
     for (const platform of await folders(root)) {
       for (const self of await folders(join(root, platform))) add(profile, `${fromSafeName(platform)}:${fromSafeName(self)}`)
@@ -37,7 +40,7 @@ export async function storedRuntimes(o: { dataDir: string; profiles: ProfileConf
       o.logger.warn('the runtimes of table %s could not be listed: %s', o.table.name, e?.message ?? e)
       return []
     })
-    for (const r of rows) add(o.profiles.find(p => p.id === r.profile), r.bot)
+    for (const r of rows) add(profiles.find(p => p.id === r.profile), r.bot)
   }
   return [...found.values()]
 }

@@ -17,6 +17,8 @@ export interface HostSide {
   media(url: string, signal?: AbortSignal): Promise<MediaBytes>
   placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string }
   rememberSent(ids: string[]): void
+  /** a message the platform refused (the runtime's error count) */
+  sendFailed?(): void
 }
 
 export interface HostConversation {
@@ -43,7 +45,13 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     async deliver(target, content) {
-      const ids = await platform.send(target.bot, target.channel, content, target.guildId, target.rawChannel)
+      let ids: string[]
+      try {
+        ids = await platform.send(target.bot, target.channel, content, target.guildId, target.rawChannel)
+      } catch (e) {
+        side.sendFailed?.()
+        throw e
+      }
       side.rememberSent(ids)
       return ids
     },

@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { ModelRequest } from './request/build-request'
-import type { Entry } from './types'
+import type { Entry, LiveStep } from './types'
 
 export interface TurnRequest {
   reason: string
@@ -42,6 +42,8 @@ export interface TurnPort {
   /** `maxChars`: a smaller budget than context.maxChars, from the model's context size */
   buildRequest(maxChars?: number): Promise<ModelRequest>
   append(entries: Entry[]): Promise<void>
+  /** The step being carried out, for the console; undefined once it is stored. */
+  showStep?(live: LiveStep | undefined): void
   /** The `once` attachments of a request whose response was persisted count as shown. */
   markShown(ids: string[]): void
   model(): ModelHandle | undefined

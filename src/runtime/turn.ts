@@ -8,7 +8,7 @@ import { runCalls, stepMessages } from './run-calls'
 import { stepEndsTurn } from './stop-rule'
 import { strayStep } from './stray-text'
 import type { TurnPort, TurnRequest } from './turn-port'
-import type { Entry } from './types'
+import type { Entry, LiveStep } from './types'
 import { stepUsage } from './usage'
 
 export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
@@ -34,6 +34,8 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       const fixedChars = system.length + toolChars
       const request = await port.buildRequest(failover.health.sizes.windowChars(handle.config, fixedChars))
       let result, usage
+      // the step is stamped with the time its model was called (the console, issue 21)
+      const calledAt = port.clock.now()
       try {
         const offered = offerTools(tools)
         const answer = await withFailover({
@@ -61,16 +63,23 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         }
         continue
       }
-      const calls = await runCalls(port, state, tools, result.calls)
+      // shown while its calls run (typing pauses can take seconds), each delivered message as it goes
+      const live: LiveStep = { at: calledAt, turn: state.number, assistant: result.assistant, usage, delivered: {} }
+      port.showStep?.(live)
+      const calls = await runCalls(port, state, tools, result.calls, (id, n) => {
+        live.delivered[id] = n
+        port.showStep?.(live)
+      })
       logger.debug('%s: turn %d step %d: %s', port.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const at = port.clock.now()
-      const entries: Entry[] = [{ type: 'step', at, turn: state.number, messages: stepMessages(result.assistant, calls), usage }]
+      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages: stepMessages(result.assistant, calls), usage }]
       for (const c of calls) {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)
       }
       // Written in order behind the turn (the store never reorders); a stop waits for the writes.
       void port.append(entries)
+      port.showStep?.(undefined)
       // The response is stored: only now do the `once` images of this request count as shown.
       port.markShown(request.shownOnce)
       if (stepEndsTurn(calls)) {

@@ -40,6 +40,18 @@ export interface Platform {
 
 export type WakeReason = string
 
+/**
+ * The step the model has answered while its calls still run (the console shows it at once, issue
+ * 21); it becomes a step entry when they are done. `delivered`: messages sent so far, by call id.
+ */
+export interface LiveStep {
+  at: number
+  turn: number
+  assistant?: ModelMessage
+  usage?: StepUsage
+  delivered: Record<string, number>
+}
+
 export type Entry =
   | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason }
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }

@@ -48,6 +48,8 @@ const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'ca
 const WRITE_EVERY = 5000
 /** Days the book keeps for the console's per-day table, today included. */
 export const DAYS_KEPT = 7
+/** The book's key for sends the platform refused: errors of the runtime, not of a model (issue 21). */
+export const FAILED_SENDS = 'send_message'
 const DAY_MS = 86_400_000
 
 /** Adds `b` into `a`; a cost stays absent while both are. */
@@ -131,9 +133,21 @@ export class UsageBook {
     if (!this.closed) this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()
   }
 
+  /** A message the platform refused: counted with the day's errors. */
+  recordFailedSend(): void {
+    this.record(FAILED_SENDS, undefined, false)
+    for (const book of [this.total, this.today]) book.get(FAILED_SENDS)!.requests--
+  }
+
+  /** Sends the platform refused, since start and today. */
+  failedSends(): { total: number; today: number } {
+    return { total: this.total.get(FAILED_SENDS)?.errors ?? 0, today: this.today.get(FAILED_SENDS)?.errors ?? 0 }
+  }
+
   /** Per model: counts since start and today. */
   snapshot(): { model: string; total: UsageCounts; today: UsageCounts }[] {
     const models = new Set([...this.total.keys(), ...this.today.keys()])
+    models.delete(FAILED_SENDS)
     return [...models].sort().map(model => ({ model, total: { ...this.total.get(model) ?? zero() }, today: { ...this.today.get(model) ?? zero() } }))
   }
 

@@ -130,6 +130,7 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       }
       sent.push(...(ids ?? []))
       ctx.turn.lastSpokeAt = host.now()
+      ctx.progress?.(index + 1)
     }
     return dropped.length ? { ok: true, ids: sent, dropped } : { ok: true, ids: sent }
   } catch (e: any) {

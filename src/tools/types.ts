@@ -20,6 +20,8 @@ export interface ToolCallContext {
   fromProgram: boolean
   signal: AbortSignal
   turn: TurnState
+  /** How many messages of this call are delivered so far (send_message; the console's live view). */
+  progress?(delivered: number): void
 }
 
 /** What the unified exit offers a tool that presents its own result (SPEC §7). */

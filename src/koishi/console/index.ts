@@ -1,6 +1,7 @@
 // The console page (SPEC §12): its entry, the listeners that read the runtimes' own records and
 // their storage (authority 4, effective when an auth plugin is present), and pushes when a
 // conversation or an MCP server changed.
+import { CONSOLE_WAKE_REASON } from '../../console-data/wake-reason'
 import type { Context } from 'koishi'
 import type {} from '@koishijs/plugin-console'
 import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from '../../console-data/types'
@@ -29,7 +30,6 @@ const AUTHORITY = 4
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024
 /** The page is told about changes at most this often. */
 const PUSH_MS = 100
-const WAKE_REASON = 'the owner, from the console'
 
 export function registerConsole(ctx: Context) {
   registerEntry(ctx)
@@ -70,11 +70,11 @@ export function registerConsole(ctx: Context) {
 
   ctx.console.addListener('kotodama/wake', async (profile, bot, key) => {
     const p = await place(profile, bot)
-    if (p.runtime) return p.runtime.wake(key, WAKE_REASON)
+    if (p.runtime) return p.runtime.wake(key, CONSOLE_WAKE_REASON)
     if (!ctx.bots[bot]) throw new Error(`bot ${bot} is not connected`)
     // the service's normal path starts the runtime; the cross conversation has no channel to name
-    if (p.profile.mode === 'cross') return (await ctx.kotodama.runtime(p.profile, bot)).wake(key, WAKE_REASON)
-    await ctx.kotodama.wake({ profile, bot, channel: key, reason: WAKE_REASON })
+    if (p.profile.mode === 'cross') return (await ctx.kotodama.runtime(p.profile, bot)).wake(key, CONSOLE_WAKE_REASON)
+    await ctx.kotodama.wake({ profile, bot, channel: key, reason: CONSOLE_WAKE_REASON })
   }, options)
 
   // Images of facts and tool results, from the runtime's own assets and artifacts (its home's, when it is not running).

@@ -23,6 +23,9 @@ export async function placeOf(ctx: Context, profile: string, bot: string): Promi
   const runtime = (await ctx.kotodama.list()).find(r => r.profile.id === profile && r.bot === bot)
   if (runtime) return { profile: runtime.profile, bot, runtime, side: runtime.history(), home: runtime.home }
   const config = ctx.kotodama.profiles.find(p => p.id === profile)
+  // a profile that did not start keeps its stored conversations readable (issue 21)
+  const failed = !config && bot ? ctx.kotodama.notStarted().find(n => n.profile.id === profile)?.profile : undefined
+  if (failed) return { profile: failed, bot, side: ctx.kotodama.storedHistory(failed, bot), home: ctx.kotodama.homeOf(failed, bot) }
   if (!config || !claimsBot(config.claims, bot)) throw new Error(`no profile ${profile} runs on ${bot}`)
   return { profile: config, bot, side: ctx.kotodama.storedHistory(config, bot), home: ctx.kotodama.homeOf(config, bot) }
 }
@@ -34,7 +37,16 @@ export async function runtimeList(ctx: Context): Promise<RuntimeSummary[]> {
   const running = await ctx.kotodama.list()
   const out = await Promise.all(running.map(r => runtimeSummary(r, isOnline(ctx, r.bot))))
   const stored = (await ctx.kotodama.stored()).filter(s => !running.some(r => r.profile.id === s.profile.id && r.bot === s.bot))
-  out.push(...await Promise.all(stored.map(s => storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online: isOnline(ctx, s.bot), logger: ctx.logger('kotodama') }))))
+  const failed = new Map(ctx.kotodama.notStarted().map(n => [n.profile.id, n.problems]))
+  out.push(...await Promise.all(stored.map(async s => {
+    const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online: isOnline(ctx, s.bot), logger: ctx.logger('kotodama') })
+    const problems = failed.get(s.profile.id)
+    return problems ? { ...summary, notStarted: problems } : summary
+  })))
+  // a profile that did not start and has nothing stored still says why
+  for (const [profile, problems] of failed) {
+    if (!stored.some(s => s.profile.id === profile)) out.push({ profile, bot: '', online: false, running: false, conversations: 0, tokensToday: 0, requestsToday: 0, errorsToday: 0, days: [], memory: [], notStarted: problems })
+  }
   return out
 }
 
