@@ -1,4 +1,4 @@
-import type { CodemodeLimits, MemoryConfig, ModelPrice } from './types'
+import type { CodemodeLimits, MemoryConfig, ModelPrice, TimingConfig } from './types'
 
 export const DEFAULT_CODEMODE: CodemodeLimits = {
   timeoutMs: 30000,
@@ -17,6 +17,16 @@ export const DEFAULT_MEMORY: Readonly<MemoryConfig> = {
   pinned: ['local://memory/core.md'],
   index: true,
 }
+
+export const DEFAULT_TIMING: Readonly<TimingConfig> = {
+  debounceMs: 1500,
+  debounceMaxMs: 6000,
+  yield: 'addressed',
+  cooldownSeconds: 0,
+  perUser: { count: 0, seconds: 60 },
+}
+
+export const DEFAULT_STALE_SECONDS = 600
 
 export const NO_PRICE: Readonly<ModelPrice> = { input: 0, cachedInput: 0, output: 0 }
 

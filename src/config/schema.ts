@@ -2,7 +2,7 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_TRIM_TO } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_STALE_SECONDS, DEFAULT_TIMING, DEFAULT_TRIM_TO } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -45,6 +45,20 @@ const profile = Schema.object({
     mention: Schema.boolean().default(true),
     quote: Schema.boolean().default(true),
     keywords: Schema.array(Schema.string()).role('table').default([]),
+    names: Schema.array(Schema.string()).role('table').default([]),
+    fromBots: Schema.boolean().default(false),
+    staleAfterSeconds: Schema.number().default(DEFAULT_STALE_SECONDS),
+    judge: Schema.string().default(''),
+  }),
+  timing: Schema.object({
+    debounceMs: Schema.number().default(DEFAULT_TIMING.debounceMs),
+    debounceMaxMs: Schema.number().default(DEFAULT_TIMING.debounceMaxMs),
+    yield: Schema.union(['never', 'addressed', 'any']).default(DEFAULT_TIMING.yield),
+    cooldownSeconds: Schema.number().default(DEFAULT_TIMING.cooldownSeconds),
+    perUser: Schema.object({
+      count: Schema.number().default(DEFAULT_TIMING.perUser.count),
+      seconds: Schema.number().default(DEFAULT_TIMING.perUser.seconds),
+    }),
   }),
   typing: Schema.object({
     baseDelay: Schema.number().default(500),

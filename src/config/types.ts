@@ -60,6 +60,30 @@ export interface WakeConfig {
   mention: boolean
   quote: boolean
   keywords: string[]
+  /** nicknames: a message naming one counts as a mention (SPEC §15) */
+  names?: string[]
+  /** may other bots' messages wake the mind (a loop guard when false) */
+  fromBots?: boolean
+  /** a message older than this when it arrives (by the platform's timestamp) never wakes */
+  staleAfterSeconds?: number
+  /** model id asked "should you speak?" before a keyword, name or wait wake; '' none */
+  judge?: string
+}
+
+export type YieldPolicy = 'never' | 'addressed' | 'any'
+
+/** When turns start and stop in a busy chat (SPEC §15). */
+export interface TimingConfig {
+  /** after a waking message, wait this long for more (restarted by each message) */
+  debounceMs: number
+  /** never wait longer than this after the first waking message */
+  debounceMaxMs: number
+  /** which new messages stop a send_message still typing */
+  yield: YieldPolicy
+  /** from one turn's end to the next start, at least */
+  cooldownSeconds: number
+  /** wakes one person may cause per window; count 0: off */
+  perUser: { count: number; seconds: number }
 }
 
 export interface TypingConfig {
@@ -88,6 +112,8 @@ export interface ProfileConfig {
   mode: ConversationMode
   claims: ClaimConfig[]
   wake: WakeConfig
+  /** SPEC §15; absent: DEFAULT_TIMING */
+  timing?: TimingConfig
   typing: TypingConfig
   attachment: AttachmentConfig
   codemode: { enabled: boolean; direct: string[] }

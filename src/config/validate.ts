@@ -33,6 +33,7 @@ const wholeNonNegative: Check = (_, v) => Number.isInteger(v) && (v as number) >
 const fraction: Check = (_, v) => typeof v === 'number' && v >= 0 && v <= 1 ? undefined : 'must be between 0 and 1'
 const share: Check = (_, v) => v === undefined || (typeof v === 'number' && v > 0 && v <= 1) ? undefined : 'must be above 0 and at most 1'
 const optionalNonNegative: Check = (p, v) => v === undefined ? undefined : nonNegative(p, v)
+const optionalWholeNonNegative: Check = (p, v) => v === undefined ? undefined : wholeNonNegative(p, v)
 const reasoningMode: Check = (_, v) => v === undefined || v === 'auto' || v === 'return' || v === 'drop' ? undefined : 'must be auto, return or drop'
 
 function at(obj: any, path: string): unknown {
@@ -58,6 +59,9 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['attachment.recentTurns', positiveInt], ['attachment.maxImageCount', nonNegative],
   ['attachment.maxImageBytes', nonNegative], ['attachment.maxTotalImageBytes', nonNegative],
   ['attachment.maxImageDimension', nonNegative],
+  ['wake.staleAfterSeconds', optionalNonNegative],
+  ['timing.debounceMs', optionalNonNegative], ['timing.debounceMaxMs', optionalNonNegative], ['timing.cooldownSeconds', optionalNonNegative],
+  ['timing.perUser.count', optionalWholeNonNegative], ['timing.perUser.seconds', optionalNonNegative],
   ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt], ['context.trimTo', share],
   ['maxSteps', positiveInt],
   ['memory.maxFileBytes', wholeNonNegative], ['memory.maxTotalBytes', wholeNonNegative], ['memory.maxFiles', wholeNonNegative],
@@ -118,6 +122,8 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
   if (p.attachment?.visionModel && !models.has(p.attachment.visionModel)) {
     out.push({ path: `${base}.attachment.visionModel`, message: `names unknown model "${p.attachment.visionModel}"` })
   }
+  if (p.wake?.judge && !models.has(p.wake.judge)) out.push({ path: `${base}.wake.judge`, message: `names unknown model "${p.wake.judge}"` })
+  if (p.timing && p.timing.debounceMaxMs < p.timing.debounceMs) out.push({ path: `${base}.timing.debounceMaxMs`, message: 'must not be below debounceMs' })
   if (p.typing && p.typing.maxDelay < p.typing.minDelay) out.push({ path: `${base}.typing.maxDelay`, message: 'must not be below minDelay' })
   if (!p.claims?.length) out.push({ path: `${base}.claims`, message: 'must list at least one claim' })
   p.claims?.forEach((c, ci) => {

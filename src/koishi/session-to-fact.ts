@@ -89,5 +89,6 @@ export async function sessionToFact(session: Session, assets: AssetStore, a: Arr
     ...(quote?.id ? { quote: { id: quote.id, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 200) } : {}) } } : {}),
     mentionsBot,
     quotesBot: !!quote?.user?.id && quote.user.id === selfId,
+    ...(event.user?.isBot ? { fromBot: true } : {}),
   }
 }

@@ -36,6 +36,8 @@ export function entryProblem(v: unknown): string | undefined {
       if (!isNumber(v.turn) || !isString(v.id) || !Array.isArray(v.items)) return 'attachments without turn, id or items'
       return v.items.every((i: unknown) => isObject(i) && isString(i.url) && isString(i.mediaType) && isString(i.lifetime)) ? undefined : 'attachments with a malformed item'
     }
+    case 'wait': return (v.seconds === undefined || isNumber(v.seconds)) && (v.messages === undefined || isNumber(v.messages)) ? undefined : 'a wait with malformed windows'
+    case 'declined': return isString(v.reason) && isString(v.why) ? undefined : 'a declined wake without reason or why'
     case 'failure': return isNumber(v.turn) && isString(v.model) && isString(v.error) ? undefined : 'a failure without turn, model or error'
     case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'
     default: return `an entry of unknown type ${JSON.stringify(String(v.type)).slice(0, 40)}`

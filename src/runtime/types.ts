@@ -21,6 +21,8 @@ export interface Fact {
   quote?: { id: string; userId?: string; content?: string }
   mentionsBot?: boolean
   quotesBot?: boolean
+  /** the platform marks its author as a bot (SPEC §15: never wakes unless wake.fromBots) */
+  fromBot?: boolean
 }
 
 /** What the runtime needs from the chat platform; the Koishi edge implements it. */
@@ -53,11 +55,17 @@ export interface LiveStep {
 }
 
 export type Entry =
-  | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason }
+  /** `held`: why a fact that would have woken the mind did not (SPEC §15: stale, bot, perUser) */
+  | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason; held?: string }
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
   /** `usage`: which model answered and what it cost (absent in older histories) */
   | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage }
-  | { type: 'turn'; at: number; turn: number; reason: string }
+  /** `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15) */
+  | { type: 'turn'; at: number; turn: number; reason: string; merged?: number; waitedMs?: number; late?: boolean }
+  /** A wait declaration armed when its turn ended (SPEC §4.3, §15: durable); a later turn entry clears it. */
+  | { type: 'wait'; at: number; seconds?: number; messages?: number }
+  /** A wake the attention policies turned down after waiting (the judge said no or did not answer); not shown to the model. */
+  | { type: 'declined'; at: number; reason: string; why: string }
   /** Media a tool returned or a person sent (SPEC §7); items are addressed as `${id}:${index}`. */
   | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }
   /** `once` attachments shown in a request whose response was persisted. */
