@@ -14,6 +14,7 @@ import { mcpCall } from './mcp'
 import { memorySection } from './memory'
 import { scale } from './scale'
 import { promptCache } from './prompt-cache'
+import { attention } from './attention'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -29,6 +30,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['10', 'memory section', memorySection],
   ['11', 'scale', scale],
   ['12', 'prompt cache', promptCache],
+  ['13', 'attention and timing', attention],
 ]
 
 async function main() {

@@ -57,12 +57,14 @@ export interface BenchRuntimeOptions {
   onSend?: (channel: string, content: string) => void
   /** the runtime's clock (a simulated time); the process's by default */
   clock?: Clock
+  /** more models beside `main` (a judge) */
+  models?: { id: string; model: LanguageModelV3 }[]
 }
 
 export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000, toolCalls: 'native' as const, contextTokens: 0, fallback: [] as string[] }
   const config = configSchema({
-    models: [model],
+    models: [model, ...(o.models ?? []).map(m => ({ ...model, id: m.id }))],
     profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}), ...o.profile }],
   } as any)
   let sent = 0
@@ -77,7 +79,7 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   extensions.addWakeEngine('standard', standardWakeEngine)   // as the Koishi service does
   const runtime = new Runtime({
     profile: config.profiles[0], bot: BOT, dataDir: o.dataDir, logger: quiet, platform,
-    models: new Map([['main', { config: model, model: o.model }]]), extensions,
+    models: new Map([['main', { config: model, model: o.model }], ...(o.models ?? []).map(m => [m.id, { config: { ...model, id: m.id }, model: m.model }] as const)]), extensions,
     limits: config.codemode, random: o.random ?? Math.random, clock: o.clock ?? systemClock,
     sandbox: new Sandbox(), vision: new VisionCache(), files: new TextCache(),
   })

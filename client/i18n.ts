@@ -55,6 +55,7 @@ export function reasonText(reason: string, t: T): string {
   const [kind, rest] = at < 0 ? [reason, ''] : [reason.slice(0, at), reason.slice(at + 1)]
   if (kind === 'keyword') return t('reason.keyword', { keyword: rest })
   if (kind === 'wait') return t('reason.wait', { window: rest })
+  if (kind === 'name') return t('reason.name', { name: rest })
   if (kind === 'wake') return rest === CONSOLE_WAKE_REASON ? t('reason.console') : rest
   return reason
 }

@@ -361,6 +361,35 @@ describe('console page in a real browser', function () {
     await zh.screenshot({ path: join(SHOTS, '15-kotodama-costs-zh.png') })
     await zh.close()
   })
+  it('why a wake was held, merged, deferred, late or declined (SPEC §15)', async () => {
+    const home = runtimeHome(join(dataDir, 'kotodama'), 'demo', 'sandbox:photos:koishi')
+    const at = Date.now() - 120_000
+    const fact = (id: string, user: string, content: string, t: number, extra: object = {}) => ({ type: 'fact', at: t, ...extra, fact: { id, at: t, bot: 'sandbox:photos:koishi', channel: 'group:busy', direct: false, user: { id: user, name: user }, content } })
+    await writeFile(join(home, 'conversations', 'group%3Abusy.jsonl'), [
+      fact('b1', 'gina', 'this was written an hour ago', at - 3_600_000, { held: 'stale' }),
+      fact('b2', 'relaybot', '@Koishi ping from another bot', at, { held: 'bot' }),
+      fact('b3', 'gina', '@Koishi are you around', at + 100, { wake: 'mention' }),
+      fact('b4', 'hugo', 'koto, can you help too', at + 700, { wake: 'name:koto' }),
+      { type: 'turn', at: at + 2200, turn: 1, reason: 'mention', merged: 2, waitedMs: 2100 },
+      { type: 'step', at: at + 2200, turn: 1, usage: { model: 'main', latencyMs: 400 }, messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 's1', toolName: 'send_message', input: { messages: ['here, both of you'] } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 's1', toolName: 'send_message', output: { type: 'json', value: { ok: true, ids: ['x'] } } }] }] },
+      fact('b5', 'gina', 'anyone want pizza later', at + 30_000),
+      { type: 'declined', at: at + 31_000, reason: 'keyword:pizza', why: 'the judge said "no"' },
+      { type: 'turn', at: at + 90_000, turn: 2, reason: 'wait:time', late: true },
+      { type: 'note', at: at + 90_000, kind: 'wake', text: '[wake: the 60 s you chose to wait have passed (late)]' },
+    ].map(e => JSON.stringify(e)).join('\n') + '\n')
+    await language(page, 'en-US')
+    await page.goto(`${demo.url}/kotodama`)
+    await page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' }).click()
+    await page.locator('.kd-conversation').filter({ hasText: 'group:busy' }).click()
+    await page.locator('.kd-badge.held').filter({ hasText: 'not woken (old: a backlog)' }).waitFor()
+    expect(await page.locator('.kd-badge.held').allInnerTexts()).to.deep.equal(['not woken (old: a backlog)', 'not woken (another bot)'])
+    expect(await page.locator('.kd-fact .kd-badge.wake').allInnerTexts()).to.deep.equal(['wakes: a mention', 'wakes: its name "koto"'])
+    expect(await page.locator('.kd-turn').first().innerText()).to.include('2 messages merged').and.include('waited 2.1 s')
+    expect(await page.locator('.kd-declined').innerText()).to.include('not woken by the keyword "pizza": the judge said "no"')
+    expect(await page.locator('.kd-turn').nth(1).innerText()).to.include('(late: kotodama was not running)')
+    await shot('19-kotodama-attention')
+  })
+
   it('the step shows as soon as the model answered, each message as it is delivered (issue 21)', async () => {
     await demo.stop()
     // slow typing: the page must show the step while the messages are still being typed out

@@ -110,6 +110,20 @@ describe('console: the transcript of a conversation', () => {
     expect(turns[2]).to.deep.include({ steps: 1, end: 'failed', error: 'SendFailed: rate limited' })
   })
 
+  it('why a wake was held, merged, deferred or declined (SPEC §15)', () => {
+    const fact = (id: string, extra: object) => ({ type: 'fact', at: 1, fact: { id, at: 1, bot: 'mock:1', channel: 'group:1', direct: false, user: { id: 'u', name: 'U' }, content: id }, ...extra }) as Entry
+    const t = transcript({ key: 'k', busy: false, entries: [
+      fact('old', { held: 'stale' }), fact('bot', { held: 'bot' }), fact('a', { wake: 'mention' }), fact('b', { wake: 'name:Koto' }),
+      { type: 'turn', at: 2, turn: 1, reason: 'mention', merged: 2, waitedMs: 1500 },
+      { type: 'declined', at: 3, reason: 'keyword:pizza', why: 'the judge said "no"' },
+      { type: 'turn', at: 4, turn: 2, reason: 'wait:time', late: true },
+    ] })
+    expect(t.items.slice(0, 4).map((i: any) => i.held ?? i.wake)).to.deep.equal(['stale', 'bot', 'mention', 'name:Koto'])
+    expect(t.items[4]).to.deep.include({ kind: 'turn', merged: 2, waitedMs: 1500 })
+    expect(t.items[5]).to.deep.equal({ kind: 'declined', at: 3, reason: 'keyword:pizza', why: 'the judge said "no"' })
+    expect(t.items[6]).to.deep.include({ kind: 'turn', late: true })
+  })
+
   it('a turn of a busy conversation is running; a limit keeps the newest entries', () => {
     expect((transcript({ key: 'k', entries, busy: true }).items[1] as any).end).to.equal('running')
     const t = transcript({ key: 'k', entries, busy: false, limit: 2 })

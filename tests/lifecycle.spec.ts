@@ -259,7 +259,7 @@ describe('history, configuration and the service', function () {
     expect(h.app.kotodama.checked.codemode.timeoutMs).to.equal(30000)
   })
 
-  it('a bot going offline stops its runtime (pending waits end); history is there when it is back', async () => {
+  it('a bot going offline stops its runtime; history is there when it is back, and a new turn cancels the wait it had', async () => {
     h = await Harness.start()
     h.server.script({ toolCalls: [call('wait', { seconds: 600 })] })
     const bob = h.client('bob')

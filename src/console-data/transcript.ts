@@ -33,7 +33,10 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; li
         items.push(factItem(e))
         break
       case 'turn':
-        last = { kind: 'turn', at: e.at, turn: e.turn, reason: e.reason, steps: 0, tokens: 0, end: 'none' }
+        last = {
+          kind: 'turn', at: e.at, turn: e.turn, reason: e.reason, steps: 0, tokens: 0, end: 'none',
+          ...(e.merged ? { merged: e.merged } : {}), ...(e.waitedMs ? { waitedMs: e.waitedMs } : {}), ...(e.late ? { late: true } : {}),
+        }
         turns.set(e.turn, last)
         items.push(last)
         break
@@ -58,6 +61,12 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; li
         }
         break
       }
+      case 'declined':
+        items.push({ kind: 'declined', at: e.at, reason: e.reason, why: e.why })
+        break
+      case 'wait':
+        items.push({ kind: 'wait', at: e.at, ...(e.seconds !== undefined ? { seconds: e.seconds } : {}), ...(e.messages !== undefined ? { messages: e.messages } : {}) })
+        break
       case 'failure': {
         items.push({ kind: 'failure', at: e.at, turn: e.turn, model: e.model, error: e.error, ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) })
         // the turn ended by it, unless a later step of the same turn says otherwise
@@ -117,6 +126,7 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
   return {
     kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images,
     ...(e.wake ? { wake: e.wake } : {}),
+    ...(e.held ? { held: e.held } : {}),
   }
 }
 

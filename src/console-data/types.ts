@@ -87,6 +87,8 @@ export interface FactItem {
   images: string[]
   /** why it woke the mind, when it did */
   wake?: string
+  /** why it did not wake the mind although it would have (SPEC §15): stale, bot, perUser */
+  held?: string
 }
 
 export interface TurnItem {
@@ -100,12 +102,18 @@ export interface TurnItem {
   cost?: number
   /**
    * how it ended: `running` while it runs; `error`: a model call failed (`error` says why);
-   * `failed`: a send failed, or no step and no recorded failure (histories before failures were kept)
+   * `failed`: a send failed (`error` says why); `none`: no step and no failure was recorded
+   * (stopped, no model, or a history from before failures were kept)
    */
-  /** none: no step and no failure was recorded (stopped, no model) */
   end: 'running' | 'finish' | 'wait' | 'send' | 'text' | 'failed' | 'error' | 'steps' | 'none'
   /** the server's words, when the turn ended by a failed model call */
   error?: string
+  /** waking messages it answers, when more than one (a burst, a cooldown; SPEC §15) */
+  merged?: number
+  /** how long it waited for a burst to end or a cooldown to pass */
+  waitedMs?: number
+  /** a wait window that passed while kotodama was not running */
+  late?: boolean
 }
 
 export interface CallItem {
@@ -159,7 +167,23 @@ export interface FailureItem {
   latencyMs?: number
 }
 
-export type TranscriptItem = FactItem | TurnItem | StepItem | NoteItem | FailureItem
+/** A wake the judge turned down (SPEC §15). */
+export interface DeclinedItem {
+  kind: 'declined'
+  at: number
+  reason: string
+  why: string
+}
+
+/** A wait declared at the end of a turn (SPEC §4.3; stored so a restart keeps it, §15). */
+export interface WaitItem {
+  kind: 'wait'
+  at: number
+  seconds?: number
+  messages?: number
+}
+
+export type TranscriptItem = FactItem | TurnItem | StepItem | NoteItem | FailureItem | DeclinedItem | WaitItem
 
 export interface Transcript {
   key: string

@@ -1,7 +1,7 @@
 // ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
 import { resolve } from 'node:path'
-import { Context, Service, Session } from 'koishi'
-import { isClaimed } from '../claims/match'
+import { Context, Service, Session, Universal } from 'koishi'
+import { claimsBot, isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
 import { checkConfig, type CheckedConfig } from '../config/validate'
@@ -12,6 +12,7 @@ import { Extensions, type SchemeFactory, type ToolFactory } from '../runtime/ext
 import { Runtime, runtimeHome } from '../runtime/runtime'
 import type { HistorySide, StorageKind } from '../runtime/history-sides'
 import { storedRuntimes, type StoredRuntime } from '../runtime/stored-runtimes'
+import { mayHavePendingWaits } from '../runtime/durable-waits'
 import type { MigrationResult } from '../runtime/migrate-history'
 import { HistoryStorage } from './storage'
 import { standardWakeEngine } from '../runtime/wake/standard'
@@ -134,7 +135,9 @@ export class KotodamaService extends Service {
     ctx.on('bot-status-updated', bot => {
       this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
       if (!bot.isActive) this.stopBot(`${bot.platform}:${bot.selfId}`)
+      else if (bot.status === Universal.Status.ONLINE) this.restoreWaits(bot.sid)
     })
+    ctx.inject(['database'], () => this.restoreWaits())
     ctx.on('bot-removed', bot => this.stopBot(`${bot.platform}:${bot.selfId}`))
   }
 
@@ -351,7 +354,20 @@ export class KotodamaService extends Service {
     })
   }
 
+  /** Starts the runtimes of online bots (or of `bot`) whose home lists pending waits: they fire without a message (SPEC §15). */
+  private restoreWaits(bot?: string): void {
+    for (const b of this.ctx.bots) {
+      if (b.status !== Universal.Status.ONLINE || (bot && b.sid !== bot)) continue
+      for (const profile of this.profiles.filter(p => claimsBot(p.claims, b.sid))) {
+        mayHavePendingWaits(this.homeOf(profile, b.sid)).then(yes => {
+          if (yes && this.ctx.scope.isActive && (this.storageOf(profile, b.sid) !== 'database' || this.storage.table)) return this.runtime(profile, b.sid)
+        }).catch(() => {})
+      }
+    }
+  }
+
   protected start(): void {
+    this.restoreWaits()
     this.mcp.start()
     // a database plugin started with the app may provide its service after this one starts
     this.ctx.setTimeout(() => this.storage.unavailable(this.config.storage), DATABASE_GRACE_MS)

@@ -16,7 +16,12 @@ import type { LoadedImage } from './request/projection'
 import { runTurn } from './turn'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, Fact, LiveStep } from './types'
-import { WaitWindow, wakeNote } from './wait-window'
+import { WaitWindow, wakeNote, type RestoredWait, type WaitFired } from './wait-window'
+import { pendingWait, type WaitIndexPort } from './durable-waits'
+import { factLine } from './render-facts'
+import { Arrivals } from '../attention/arrival'
+import { TurnGate } from '../attention/gate'
+import type { Verdict } from '../attention/judge'
 
 export interface ConversationDeps {
   key: string
@@ -41,7 +46,14 @@ export interface ConversationDeps {
   beforeTurn?(): Promise<void>
   /** told after entries were appended, a turn ended or the history was reset (the console page) */
   changed?(): void
+  /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
+  waits?: WaitIndexPort
+  /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
+  judge?(o: { reason: string; lines: string[] }): Promise<Verdict>
 }
+
+/** lines of chat the judge reads */
+const JUDGE_LINES = 12
 
 export class Conversation implements TurnPort {
   readonly sends = new SerialQueue()
@@ -66,8 +78,24 @@ export class Conversation implements TurnPort {
   private abort = new AbortController()
   readonly toolSignal = new AbortController().signal
   private stopped = false
+  /** what arriving facts do: wake, stay quiet, interrupt a send (SPEC §15) */
+  private arrivals: Arrivals
+  /** when the next turn starts: bursts, cooldown, the judge (SPEC §15) */
+  private gate: TurnGate
+  /** sends typing now, told when people write (timing.yield) */
+  private typing = new Set<() => void>()
 
   constructor(readonly deps: ConversationDeps) {
+    this.arrivals = new Arrivals(deps.profile)
+    this.gate = new TurnGate({
+      clock: deps.clock, timing: () => this.profile.timing,
+      start: req => this.startTurn(req),
+      judge: deps.judge && (reason => deps.judge!({ reason, lines: this.recentLines() })),
+      declined: (reason, why) => {
+        this.logger.debug('conversation %s: a wake (%s) was declined: %s', this.key, reason, why)
+        void this.append([{ type: 'declined', at: this.clock.now(), reason, why }])
+      },
+    })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined,
       serialize: task => this.sends.run(task),
@@ -83,7 +111,7 @@ export class Conversation implements TurnPort {
   get redact() { return this.deps.redact }
   get busy() { return !!this.running }
   /** no turn, no pending wait, nothing queued, a disk that takes writes: it may be unloaded (writes in flight finish first) */
-  get idle() { return !this.running && !this.queued && !this.wait && !this.inbox.length && !this.deps.store.stuck }
+  get idle() { return !this.running && !this.queued && !this.wait && !this.gate.waiting && !this.inbox.length && !this.deps.store.stuck }
   get signal() { return this.abort.signal }
 
   model() { return this.deps.model() }
@@ -103,32 +131,57 @@ export class Conversation implements TurnPort {
       if (e.type === 'fact') this.target = targetOf(e.fact)
       if (e.type === 'shown') e.ids.forEach(id => this.consumed.add(id))
     }
+    this.restoreWait(more)
     this.forgetOldEntries()
   }
 
-  /** Stores a fact; a turn in progress sees it at its next step. */
-  /** false when the conversation has stopped: the fact is not stored here (the caller tries again). */
+  /** A wait of the history that no turn followed is pending again, counted from its stored time (SPEC §15). */
+  private restoreWait(more: boolean): void {
+    const pending = pendingWait(this.entries, more, this.deps.waits?.stored())
+    if (!pending) return this.deps.waits?.ended()
+    const { at, ...declaration } = pending.wait
+    this.startWait(declaration, at, { now: this.clock.now(), seen: pending.seen })
+    this.deps.waits?.armed(pending.wait)
+  }
+
+  /**
+   * Stores a fact; a turn in progress sees it at its next step (and may stop typing for it). A
+   * waking fact goes to the gate, which starts one turn for a burst (SPEC §15).
+   * false when the conversation has stopped: the fact is not stored here (the caller tries again).
+   */
   receive(fact: Fact, wake?: string): boolean {
     if (this.stopped) return false
     this.target = targetOf(fact)
-    const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wake ? { wake } : {}) }]
+    const held = this.arrivals.held(fact, wake, this.clock.now())
+    const wakes = held ? undefined : wake
+    const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wakes ? { wake: wakes } : {}), ...(held ? { held } : {}) }]
     // A fact is first seen by the next turn (or the running one, at its next step).
     const images = factAttachments(fact, this.currentTurn?.number ?? this.turnCounter + 1, this.profile.attachment.inboundLifetime)
     if (images) entries.push(images)
     if (this.running) {
-      // The turn sees it at its next step; if it never does, endTurn starts another turn.
+      // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.push(...entries)
+      this.gate.heard()
+      if (this.arrivals.interrupts(wake, held)) this.typing.forEach(stop => stop())
       return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
-    if (wake) this.request({ reason: wake })
-    else this.wait?.countFact()
+    if (wakes) this.gate.wake(wakes)
+    else {
+      this.gate.heard()
+      this.wait?.countFact()
+    }
     return true
   }
 
-  /** Starts a turn now, or right after the running one. */
+  /** A turn for an explicit wake-up or a wait window: now (after the judge, for a wait), or right after the running one. */
   request(req: TurnRequest): void {
+    if (this.stopped) return
+    this.gate.consider(req)
+  }
+
+  private startTurn(req: TurnRequest): void {
     if (this.stopped) return
     if (this.running) {
       // A second reason while busy: the next turn carries the first note; facts speak for themselves.
@@ -136,6 +189,16 @@ export class Conversation implements TurnPort {
       return
     }
     this.running = this.loop(req)
+  }
+
+  /** The newest lines of the chat, for the judge. */
+  private recentLines(): string[] {
+    const out: string[] = []
+    for (let i = this.entries.length - 1; i >= 0 && out.length < JUDGE_LINES; i--) {
+      const e = this.entries[i]
+      if (e.type === 'fact') out.push(factLine(e.fact))
+    }
+    return out.reverse()
   }
 
   private async loop(first: TurnRequest): Promise<void> {
@@ -157,12 +220,21 @@ export class Conversation implements TurnPort {
   }
 
   beginTurn(req: TurnRequest): TurnState {
-    const state: TurnState = { number: ++this.turnCounter, wokeAt: this.clock.now() }
+    const now = this.clock.now()
+    // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
+    const state: TurnState = {
+      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now),
+      watchArrivals: fn => {
+        this.typing.add(fn)
+        return () => this.typing.delete(fn)
+      },
+    }
     this.currentTurn = state
     // the model reads the turn entry as `[now: …]` (turn-line.ts): the time lives in the history,
     // where later requests repeat it, not in the system prompt (SPEC §16)
-    const opening: Entry[] = [{ type: 'turn', at: state.wokeAt, turn: state.number, reason: req.reason }]
-    if (req.note) opening.push({ type: 'note', at: state.wokeAt, kind: 'wake', text: req.note })
+    const why = { ...(req.merged && req.merged > 1 ? { merged: req.merged } : {}), ...(req.waitedMs ? { waitedMs: req.waitedMs } : {}), ...(req.late ? { late: true } : {}) }
+    const opening: Entry[] = [{ type: 'turn', at: now, turn: state.number, reason: req.reason, ...why }]
+    if (req.note) opening.push({ type: 'note', at: now, kind: 'wake', text: req.note })
     this.append(opening)
     return state
   }
@@ -173,8 +245,10 @@ export class Conversation implements TurnPort {
     this.live = undefined
     const unseen = this.takeInbox()
     const missed = unseen.find(e => e.type === 'fact' && e.wake)
-    if (missed && missed.type === 'fact') this.queued ??= { reason: missed.wake }
-    if (state.wait && !this.queued) this.armWait(state)
+    this.typing.clear()
+    this.gate.turnEnded()
+    if (missed && missed.type === 'fact') this.gate.wake(missed.wake)
+    if (state.wait && !this.queued && !this.gate.waiting) this.armWait(state)
   }
 
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */
@@ -216,16 +290,28 @@ export class Conversation implements TurnPort {
     return moved
   }
 
+  /** The turn's wait goes into the history and the index first: a restart finds it there (SPEC §15). */
   private armWait(state: TurnState): void {
-    this.wait = new WaitWindow(state.wait, this.clock.now(), why => {
-      this.wait = undefined
-      this.request({ reason: `wait:${why.window}`, note: wakeNote(why) })
-    }, (fn, ms) => { const t = this.clock.setTimeout(fn, ms); return () => t.cancel() })
+    const stored = { at: this.clock.now(), ...state.wait }
+    void this.append([{ type: 'wait', ...stored }])
+    this.deps.waits?.armed(stored)
+    // a turn that ended because the conversation stops leaves its wait to the next start
+    if (!this.stopped) this.startWait(state.wait, stored.at)
   }
 
-  cancelWait(): void {
+  private startWait(declaration: NonNullable<TurnState['wait']>, at: number, restored?: RestoredWait): void {
+    this.wait = new WaitWindow(declaration, at, why => {
+      this.wait = undefined
+      // the index keeps the key until the turn starts (a judge may still say no)
+      this.request({ reason: `wait:${why.window}`, note: wakeNote(why), ...(isLate(why) ? { late: true } : {}) })
+    }, (fn, ms) => { const t = this.clock.setTimeout(fn, ms); return () => t.cancel() }, restored)
+  }
+
+  /** A turn starts or the history is reset: the wait is over. `ended: false` when only stopping (it stays pending). */
+  cancelWait(ended = true): void {
     this.wait?.cancel()
     this.wait = undefined
+    if (ended) this.deps.waits?.ended()
   }
 
   /** The messages of the next model request, with the attachments it shows as images. */
@@ -269,7 +355,8 @@ export class Conversation implements TurnPort {
   /** Stops scheduling, aborts a model call in flight, lets sends settle, keeps the inbox. */
   async stop(): Promise<void> {
     this.stopped = true
-    this.cancelWait()
+    this.gate.stop()
+    this.cancelWait(false)
     this.abort.abort(new Error('kotodama is stopping'))
     await this.running?.catch(() => {})
     this.takeInbox()
@@ -277,6 +364,8 @@ export class Conversation implements TurnPort {
     await this.deps.store.flushed()
   }
 }
+
+const isLate = (why: WaitFired) => why.window === 'time' && why.lateMs !== undefined
 
 function targetOf(f: Fact): SendTarget {
   return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}), ...(f.rawChannel ? { rawChannel: f.rawChannel } : {}) }

@@ -25,6 +25,7 @@ import type { Extensions } from './extensions'
 import { historySide, type HistorySide } from './history-sides'
 import type { HistoryTable } from './history-table'
 import { acquireHome } from './home-lock'
+import { restoreWaits, WaitIndex } from './durable-waits'
 import { shortenFact } from './long-facts'
 import { systemPrompt } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
@@ -32,6 +33,7 @@ import { toolCatalog } from './tool-catalog'
 import { createToolHost, type HostSide } from './tool-host'
 import type { Fact, Platform } from './types'
 import { standardWakeEngine } from './wake/standard'
+import { askJudge, type Verdict } from '../attention/judge'
 import type { WakeEngine } from './wake/types'
 import { stepUsage, UsageBook } from './usage'
 import type { DescriptorBudget } from '../util/descriptor-budget'
@@ -101,6 +103,9 @@ export class Runtime {
   private failover: FailoverPort
   /** told which conversation changed (new entries, a turn ended, a reset) */
   private watchers = new Set<(key: string) => void>()
+  /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
+  readonly waits: WaitIndex
+  private restoring?: Promise<void>
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -109,6 +114,7 @@ export class Runtime {
     this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, o) => fetch.call(options.platform, url, { ...o, allowPrivate: options.profile.http.allowPrivate })))
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.images = new ImageLoader(this.resources)
+    this.waits = new WaitIndex(this.home, options.logger)
     this.memory = new Memory({ root: join(this.home, 'local'), config: options.profile.memory ?? DEFAULT_MEMORY, texts: this.resources.files, logger: options.logger })
     const models = options.models
     this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger, id => models.get(id)?.config.price)
@@ -137,10 +143,23 @@ export class Runtime {
       for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })) this.resources.register(handler)
       this.syncSchemes()
       await this.usage.load()
+      await this.waits.load()
     } catch (e) {
       this.releaseHome()
       throw e
     }
+    this.restoring = this.restoreWaits()
+  }
+
+  /** Loads the conversations the waits index names: their waits re-arm without a message (SPEC §15). */
+  private restoreWaits(): Promise<void> {
+    return restoreWaits(this.waits, {
+      who: `profile ${this.profile.id} on ${this.bot}`, logger: this.logger, stopped: () => this.stopped,
+      owns: key => this.conversationKey(key) === key,
+      load: key => this.using(key, conv => {
+        if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel: key, ...this.placeOf(this.bot, key) }
+      }),
+    })
   }
 
   /** Instantiates the schemes other plugins registered; reruns when the registry changed. */
@@ -208,7 +227,9 @@ export class Runtime {
           }
         },
         loadImage: url => this.images.load(url),
+        ...(o.profile.wake.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => this.askJudge(reason, lines) } : {}),
         beforeTurn: () => this.memory.prepare(),
+        waits: this.waits.portFor(key),
         changed: () => {
           this.watchers.forEach(w => w(key))
           // a turn that ended may leave this or another conversation idle and over the budget
@@ -282,6 +303,16 @@ export class Runtime {
     })
   }
 
+  /** wake.judge's verdict on a wake (SPEC §15); its tokens count like a step's */
+  private async askJudge(reason: string, lines: string[]): Promise<Verdict> {
+    const id = this.profile.wake.judge!
+    const handle = this.options.models.get(id)
+    if (!handle) return { speak: false, why: `the judge model "${id}" is not configured`, latencyMs: 0 }
+    const verdict = await askJudge({ handle, persona: this.profile.persona, lines, reason, now: () => this.options.clock.monotonic() })
+    this.usage.record(id, stepUsage(id, Math.round(verdict.latencyMs), verdict.usage), !!verdict.usage)
+    return verdict
+  }
+
   placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
     return this.places.get(`${bot}\u0000${channel}`) ?? {}
   }
@@ -333,10 +364,13 @@ export class Runtime {
 
   async stop(): Promise<void> {
     this.stopped = true
+    // conversations being restored are loaded before the others stop
+    await this.restoring
     for (const r of this.residents.values()) this.options.loaded?.forget(r)
     const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
     await Promise.all([...convs.map(c => c?.stop()), ...this.unloadingKeys.values()])
     await this.usage.stop()
+    await this.waits.stop()
     await this.memory.idle()
     this.schemeDisposers.splice(0).forEach(d => d())
     this.resources.dispose()

@@ -1,5 +1,6 @@
 // What the turn loop needs from its conversation: a small port, so the loop is testable alone and
 // the conversation owns its history, its numbering and its request building.
+import type { TurnStart } from '../attention/gate'
 import type { ProfileConfig } from '../config/types'
 import type { MediaStores } from '../exit/store-media'
 import type { FailoverPort } from '../model/failover'
@@ -11,11 +12,8 @@ import type { Redactor } from '../util/redact'
 import type { ModelRequest } from './request/build-request'
 import type { Entry, LiveStep } from './types'
 
-export interface TurnRequest {
-  reason: string
-  /** A note the mind reads at the start of the turn (why it woke up). */
-  note?: string
-}
+/** Why a turn starts (attention/gate.ts). */
+export type TurnRequest = TurnStart
 
 export interface TurnPort {
   readonly key: string

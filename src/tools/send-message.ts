@@ -98,6 +98,9 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
   const dropped: Dropped[] = []
   const sent: string[] = []
   let index = 0
+  // people writing while it types stop the messages not yet sent (SPEC §15 `yield`)
+  const interrupt = new AbortController()
+  const unwatch = ctx.turn.watchArrivals?.(() => interrupt.abort())
   try {
     const target = pickTarget(input, host)
     if (!host.isOnline(target.bot)) throw new SendError('BotUnavailable', `bot ${target.bot} is not online`)
@@ -116,12 +119,13 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       let delay = typingDelay(text, host.typing, () => host.random())
       // The model's thinking since the wake-up (or the last message) counts as typing.
       if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
-      if (delay > 0) {
+      if (delay > 0 && !interrupt.signal.aborted) {
         host.showTyping(target)
-        await host.sleep(delay, ctx.signal).catch(() => {})
+        await host.sleep(delay, AbortSignal.any([ctx.signal, interrupt.signal])).catch(() => {})
       }
       // A program that ended (timeout, abort) speaks no more (SPEC §10).
       if (ctx.signal.aborted) throw new SendError('SendFailed', `not sent: the call was aborted (${abortReason(ctx.signal)})`, index)
+      if (interrupt.signal.aborted) throw new SendError('Interrupted', interrupted(index, prepared.length), index)
       let ids: string[]
       try {
         ids = await host.deliver(target, content)
@@ -141,5 +145,12 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     const result: SendMessageResult = { ok: false, error, sent, failedAt }
     if (dropped.length) result.dropped = dropped
     return result
+  } finally {
+    unwatch?.()
   }
+}
+
+function interrupted(from: number, count: number): string {
+  const held = from === count - 1 ? `message ${from} was` : `messages ${from} to ${count - 1} were`
+  return `people wrote while you were typing, so ${held} not sent. Their new messages are in front of you now: read them, then decide what still needs saying (send it again only if it still fits).`
 }

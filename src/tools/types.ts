@@ -97,6 +97,11 @@ export interface TurnState {
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */
   wait?: WaitDeclaration | null
+  /**
+   * Calls `fn` when a message arrives that the mind should stop typing for (SPEC §15 `yield`);
+   * returns the unsubscribe. Absent outside a conversation.
+   */
+  watchArrivals?(fn: () => void): () => void
 }
 
 /** Media bytes a send resolves from a resource URL. */

@@ -24,6 +24,8 @@ export interface HarnessOptions {
   /** fields of the default model entry (which talks to the harness's fake server) */
   model?: any
   models?: any[]
+  /** model entries added after the default one (e.g. a judge on a server of the test's own) */
+  extraModels?: any[]
   codemode?: any
   /** extra bots beside mock:514 */
   bots?: string[]
@@ -44,6 +46,8 @@ export interface HarnessOptions {
 }
 
 export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
+/** No burst wait: a mention starts its turn at once (the tests of SPEC §15 set their own timing). */
+export const NO_DEBOUNCE = { debounceMs: 0, debounceMaxMs: 0 }
 
 export class Harness {
   readonly sent: Sent[] = []
@@ -62,13 +66,13 @@ export class Harness {
     const dataDir = o.dataDir ?? await mkdtemp(join(tmpdir(), 'kotodama-test-'))
     const config = {
       dataDir,
-      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
+      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }, ...o.extraModels ?? []],
       ...(o.codemode ? { codemode: o.codemode } : {}),
       ...(o.mcp ? { mcp: o.mcp } : {}),
       ...(o.storage ? { storage: o.storage } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
-        claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, ...o.profile,
+        claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, timing: NO_DEBOUNCE, ...o.profile,
       }],
     }
     const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)

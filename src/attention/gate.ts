@@ -1,0 +1,127 @@
+// When a conversation's next turn starts (SPEC §15): the mind answers the conversation, not each
+// line. A waking fact starts a wait of `debounceMs`; every new fact of the conversation restarts
+// it, up to `debounceMaxMs` after the first waking one; then one turn answers them all. A turn
+// never starts sooner than `cooldownSeconds` after the last one ended: wakes in between are
+// merged into the next turn, never dropped. With a judge, a wake by a keyword, a name or a wait
+// window first asks it (judge.ts); a no is recorded, the facts stay in the history.
+import { DEFAULT_TIMING } from '../config/defaults'
+import type { TimingConfig } from '../config/types'
+import type { Clock, Timer } from '../util/clock'
+import { judged, type Verdict } from './judge'
+
+/** Why a turn starts, and what it answers. */
+export interface TurnStart {
+  reason: string
+  /** a note the mind reads at the start of the turn (why it woke up) */
+  note?: string
+  /** when the first waking fact of the turn arrived: typing credit counts from here (§4.1) */
+  since?: number
+  /** waking facts the turn answers */
+  merged?: number
+  /** from the first of them to the start */
+  waitedMs?: number
+  /** a wait window that passed while kotodama was not running */
+  late?: boolean
+}
+
+export interface GateDeps {
+  clock: Clock
+  timing(): TimingConfig | undefined
+  /** starts the turn now, or right after the running one */
+  start(turn: TurnStart): void
+  /** asks the judge; absent when none is configured */
+  judge?(reason: string): Promise<Verdict>
+  /** the judge said no (or nothing): recorded for the owner */
+  declined(reason: string, why: string): void
+}
+
+interface Pending {
+  first: number
+  last: number
+  reasons: string[]
+  timer?: Timer
+}
+
+export class TurnGate {
+  private pending?: Pending
+  private endedAt = -Infinity
+  private judging = 0
+  private stopped = false
+
+  constructor(private deps: GateDeps) {}
+
+  private get timing(): TimingConfig {
+    return this.deps.timing() ?? DEFAULT_TIMING
+  }
+
+  /** A wake is waiting for its turn (the conversation must stay loaded). */
+  get waiting(): boolean {
+    return !!this.pending || this.judging > 0
+  }
+
+  /** A waking fact arrived. */
+  wake(reason: string): void {
+    if (this.stopped) return
+    const now = this.deps.clock.now()
+    if (!this.pending) this.pending = { first: now, last: now, reasons: [] }
+    this.pending.reasons.push(reason)
+    this.pending.last = now
+    this.schedule()
+  }
+
+  /** Any fact arrived: a burst in progress waits for it. */
+  heard(): void {
+    if (!this.pending) return
+    this.pending.last = this.deps.clock.now()
+    this.schedule()
+  }
+
+  /** A turn ended: the cooldown counts from now. */
+  turnEnded(): void {
+    this.endedAt = this.deps.clock.now()
+    if (this.pending) this.schedule()
+  }
+
+  /** Starts `turn` now, after asking the judge when its reason is one it is asked about. */
+  consider(turn: TurnStart): void {
+    const judge = this.deps.judge
+    if (!judge || !judged(turn.reason)) return this.deps.start(turn)
+    this.judging++
+    judge(turn.reason).then(verdict => {
+      if (this.stopped) return
+      if (verdict.speak) this.deps.start(turn)
+      else this.deps.declined(turn.reason, verdict.why)
+    }).finally(() => this.judging--)
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.pending?.timer?.cancel()
+    this.pending = undefined
+  }
+
+  private schedule(): void {
+    const p = this.pending!
+    const t = this.timing
+    const burst = Math.min(p.last + t.debounceMs, p.first + Math.max(t.debounceMs, t.debounceMaxMs))
+    const at = Math.max(burst, this.endedAt + t.cooldownSeconds * 1000)
+    p.timer?.cancel()
+    const wait = at - this.deps.clock.now()
+    if (wait <= 0) {
+      // nothing to wait for (debounceMs 0, no cooldown): the turn starts at once, as it always did
+      p.timer = undefined
+      this.fire()
+      return
+    }
+    p.timer = this.deps.clock.setTimeout(() => this.fire(), wait)
+  }
+
+  private fire(): void {
+    const p = this.pending
+    if (!p || this.stopped) return
+    this.pending = undefined
+    // a private message, a mention or a quote among them: it wakes whatever the judge would say
+    const reason = p.reasons.find(r => !judged(r)) ?? p.reasons[0]
+    this.consider({ reason, since: p.first, merged: p.reasons.length, waitedMs: this.deps.clock.now() - p.first })
+  }
+}

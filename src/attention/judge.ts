@@ -1,0 +1,54 @@
+// The judge (SPEC §15, `wake.judge`): before a wake by a keyword, a name or a wait window starts a
+// turn, a small model is asked one yes/no question with the recent messages. It must answer
+// within 1,500 ms; no answer (a timeout, an error, anything but yes) means no: a judge that is
+// down keeps the mind quiet rather than chatty. A private message, a mention or a quote never
+// asks it. Its tokens are counted like any step's.
+import type { LanguageModelV3, LanguageModelV3Usage } from '@ai-sdk/provider'
+import type { ModelHandle } from '../model/provider'
+import { splitReasoning } from '../model/reasoning'
+
+export const JUDGE_TIMEOUT_MS = 1500
+const YES = /^[\s"'`*([]*(yes|y|是|要|对|はい)\b/iu
+
+export interface Verdict {
+  speak: boolean
+  /** why, for the console when it is no */
+  why: string
+  latencyMs: number
+  usage?: LanguageModelV3Usage
+}
+
+/** Wake reasons the judge is asked about; the others always wake. */
+export function judged(reason: string): boolean {
+  return reason.startsWith('keyword:') || reason.startsWith('name:') || reason.startsWith('wait:')
+}
+
+export async function askJudge(o: {
+  handle: ModelHandle
+  persona: string
+  /** the newest lines of the chat, oldest first */
+  lines: string[]
+  reason: string
+  now(): number
+  signal?: AbortSignal
+  timeoutMs?: number
+}): Promise<Verdict> {
+  const started = o.now()
+  const timeout = AbortSignal.timeout(o.timeoutMs ?? JUDGE_TIMEOUT_MS)
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout
+  const system = `You decide whether a chat bot should speak now. It is this character:\n${o.persona.trim().slice(0, 600)}\n\nIt speaks when it is addressed, asked, or has something worth adding; it stays quiet when people talk among themselves. Answer with one word: yes or no.`
+  const user = `The chat, oldest first:\n${o.lines.join('\n')}\n\nIt noticed: ${o.reason}. Should it speak now? yes or no`
+  try {
+    const result = await (o.handle.model as LanguageModelV3).doGenerate({
+      prompt: [{ role: 'system', content: system }, { role: 'user', content: [{ type: 'text', text: user }] }],
+      maxOutputTokens: 16,
+      abortSignal: signal,
+    })
+    const text = splitReasoning(result.content.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('')).text
+    const speak = YES.test(text)
+    return { speak, why: speak ? 'yes' : `the judge said ${JSON.stringify(text.trim().slice(0, 40) || 'nothing')}`, latencyMs: o.now() - started, usage: result.usage }
+  } catch (e: any) {
+    const late = timeout.aborted
+    return { speak: false, why: late ? `the judge did not answer within ${o.timeoutMs ?? JUDGE_TIMEOUT_MS} ms` : `the judge failed: ${String(e?.message ?? e).slice(0, 200)}`, latencyMs: o.now() - started }
+  }
+}

@@ -1,0 +1,191 @@
+// Durable waits (SPEC §15): a pending wait is a `wait` entry of the history with no `turn` after
+// it; the runtime home's `waits.json` lists the conversations that have one, so a restart finds
+// them without a message (docs/attention.md "Durable waits"). The history is the truth: the index
+// only says where to look, and a wrong or missing one costs a late load, never a wrong wake.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { atomicWrite } from '../util/atomic-write'
+import type { Logger } from '../util/logger'
+import type { Entry } from './types'
+
+/** A wait as armed at the end of its turn: `at` is when. */
+export interface StoredWait {
+  at: number
+  seconds?: number
+  messages?: number
+}
+
+/** What a conversation tells the index about its own key. */
+export interface WaitIndexPort {
+  armed(wait: StoredWait): void
+  /** fired, cancelled by a turn, or reset (not: stopped — a stopped wait is still pending) */
+  ended(): void
+  /** the index's copy, for a history tail too short to hold the wait entry */
+  stored(): StoredWait | undefined
+}
+
+export const WAITS_FILE = 'waits.json'
+
+/**
+ * The wait still pending at the end of `entries` (a history tail) and the facts after it.
+ * `more`: older entries exist that the tail does not hold; then, with neither a wait nor a turn
+ * in the tail, the index's copy `stored` stands in.
+ */
+export function pendingWait(entries: Entry[], more: boolean, stored?: StoredWait): { wait: StoredWait; seen: number } | undefined {
+  let seen = 0
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]
+    if (e.type === 'turn') return undefined
+    // a wait wake-up the attention policies turned down still used the wait up (it fires once)
+    if (e.type === 'declined' && e.reason.startsWith('wait:')) return undefined
+    if (e.type === 'fact') seen++
+    if (e.type === 'wait') return { wait: storedWait(e), seen }
+  }
+  return more && stored ? { wait: stored, seen } : undefined
+}
+
+function storedWait(w: StoredWait): StoredWait {
+  return { at: w.at, ...(w.seconds !== undefined ? { seconds: w.seconds } : {}), ...(w.messages !== undefined ? { messages: w.messages } : {}) }
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isWait = (v: any): v is StoredWait => !!v && typeof v === 'object' && isNumber(v.at)
+  && (v.seconds === undefined || isNumber(v.seconds)) && (v.messages === undefined || isNumber(v.messages))
+  && (v.seconds !== undefined || v.messages !== undefined)
+
+/** The index's waits by conversation key; throws when the text is not an index. */
+function parseIndex(text: string): Map<string, StoredWait> {
+  const data = JSON.parse(text)
+  if (!data || typeof data !== 'object' || !data.waits || typeof data.waits !== 'object' || Array.isArray(data.waits)) throw new Error('not a waits index')
+  const out = new Map<string, StoredWait>()
+  for (const [key, w] of Object.entries<unknown>(data.waits)) if (isWait(w)) out.set(key, storedWait(w))
+  return out
+}
+
+/**
+ * Whether the home's index may name pending waits, read without starting a runtime: true when it
+ * lists any, and when it cannot be read as an index (the runtime says why and rewrites it).
+ */
+export async function mayHavePendingWaits(home: string): Promise<boolean> {
+  let text: string
+  try {
+    text = await readFile(join(home, WAITS_FILE), 'utf8')
+  } catch (e: any) {
+    return e?.code !== 'ENOENT'
+  }
+  try {
+    return parseIndex(text).size > 0
+  } catch {
+    return true
+  }
+}
+
+/** One runtime's index, kept in memory and written whole, atomically, one write at a time. */
+export class WaitIndex {
+  private waits = new Map<string, StoredWait>()
+  private writing: Promise<void> = Promise.resolve()
+  /** a write is queued that has not taken its snapshot yet: it carries later changes too */
+  private queued = false
+  private failing = false
+  /** after stop() nothing is written (issue 21) */
+  private closed = false
+
+  constructor(readonly home: string, private logger: Logger) {}
+
+  get path(): string {
+    return join(this.home, WAITS_FILE)
+  }
+
+  /** Reads the index; a missing one is empty, a corrupt one is empty with a warning (and rewritten). */
+  async load(): Promise<void> {
+    let text: string
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (e: any) {
+      if (e?.code !== 'ENOENT') this.logger.warn('waits index %s could not be read (%s); pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
+      return
+    }
+    try {
+      this.waits = parseIndex(text)
+    } catch (e: any) {
+      this.logger.warn('waits index %s is not valid (%s); it is treated as empty and rewritten — pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
+      this.waits.clear()
+      this.change()
+    }
+  }
+
+  keys(): string[] {
+    return [...this.waits.keys()]
+  }
+
+  get(key: string): StoredWait | undefined {
+    return this.waits.get(key)
+  }
+
+  set(key: string, wait: StoredWait): void {
+    const next = storedWait(wait)
+    const was = this.waits.get(key)
+    if (was && JSON.stringify(was) === JSON.stringify(next)) return
+    this.waits.set(key, next)
+    this.change()
+  }
+
+  delete(key: string): void {
+    if (this.waits.delete(key)) this.change()
+  }
+
+  /** The port one conversation uses. */
+  portFor(key: string): WaitIndexPort {
+    return { armed: w => this.set(key, w), ended: () => this.delete(key), stored: () => this.get(key) }
+  }
+
+  /** Resolves when every change so far is written (or could not be). */
+  idle(): Promise<void> {
+    return this.writing
+  }
+
+  /** Writes what is pending; later changes stay in memory. */
+  async stop(): Promise<void> {
+    this.closed = true
+    await this.writing
+  }
+
+  private change(): void {
+    if (this.closed || this.queued) return
+    this.queued = true
+    this.writing = this.writing.then(() => this.write())
+  }
+
+  private async write(): Promise<void> {
+    this.queued = false
+    const data = JSON.stringify({ waits: Object.fromEntries(this.waits) }, null, 1)
+    try {
+      await atomicWrite(this.path, data)
+      if (this.failing) this.logger.info('waits index %s is written again', this.path)
+      this.failing = false
+    } catch (e: any) {
+      // the histories still hold the waits; the next change writes the whole index again
+      if (!this.failing) this.logger.warn('waits index %s could not be written: %s', this.path, e?.message ?? e)
+      this.failing = true
+    }
+  }
+}
+
+/**
+ * Loads, one at a time, each conversation the index names, so its wait re-arms; a key the runtime
+ * does not own (the profile's mode changed) leaves the index, a load that fails is logged.
+ */
+export async function restoreWaits(index: WaitIndex, o: { who: string; logger: Logger; stopped(): boolean; owns(key: string): boolean; load(key: string): Promise<unknown> }): Promise<void> {
+  for (const key of index.keys()) {
+    if (o.stopped()) return
+    if (!o.owns(key)) {
+      index.delete(key)
+      continue
+    }
+    try {
+      await o.load(key)
+    } catch (e: any) {
+      o.logger.warn('%s: the pending wait of conversation %s could not be restored: %s', o.who, key, e?.message ?? e)
+    }
+  }
+}
