@@ -1,4 +1,4 @@
-import type { CodemodeLimits, MemoryConfig, ModelPrice, TimingConfig } from './types'
+import type { CodemodeLimits, MemoryConfig, ModelPrice, RecallConfig, TimingConfig, ToolsConfig } from './types'
 
 export const DEFAULT_CODEMODE: CodemodeLimits = {
   timeoutMs: 30000,
@@ -27,6 +27,12 @@ export const DEFAULT_TIMING: Readonly<TimingConfig> = {
 }
 
 export const DEFAULT_STALE_SECONDS = 600
+
+export const DEFAULT_RECALL: Readonly<RecallConfig> = { enabled: true, embeddingModel: '' }
+
+export const DEFAULT_TOOLS: Readonly<ToolsConfig> = { searchAbove: 30 }
+/** declarations longer than this together are found with tool_search too (SPEC §18) */
+export const SEARCH_ABOVE_CHARS = 20_000
 
 export const NO_PRICE: Readonly<ModelPrice> = { input: 0, cachedInput: 0, output: 0 }
 

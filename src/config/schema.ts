@@ -2,7 +2,7 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_STALE_SECONDS, DEFAULT_TIMING, DEFAULT_TRIM_TO } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -104,6 +104,13 @@ const profile = Schema.object({
     index: Schema.boolean().default(true),
   }),
   mcp: Schema.array(Schema.string()).role('table').default([]),
+  recall: Schema.object({
+    enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),
+    embeddingModel: Schema.string().default(DEFAULT_RECALL.embeddingModel),
+  }),
+  tools: Schema.object({
+    searchAbove: Schema.number().default(DEFAULT_TOOLS.searchAbove),
+  }),
 })
 
 const mcpServer = Schema.object({

@@ -126,6 +126,22 @@ export interface ProfileConfig {
   memory: MemoryConfig
   /** ids of MCP servers (Config.mcp.servers) whose tools this profile gets (SPEC §14) */
   mcp: string[]
+  /** search what was said (SPEC §17); absent: on, keyword ranking only */
+  recall?: RecallConfig
+  /** many tools (SPEC §18); absent: DEFAULT_TOOLS */
+  tools?: ToolsConfig
+}
+
+export interface RecallConfig {
+  /** offer the search tool */
+  enabled: boolean
+  /** an OpenAI-compatible /v1/embeddings model id from `models`; '' keyword ranking only */
+  embeddingModel: string
+}
+
+export interface ToolsConfig {
+  /** above this many offered tools (built-ins aside), they are found with tool_search instead of declared */
+  searchAbove: number
 }
 
 /** A writable local:// (SPEC §13). Quotas are inclusive and count all of local/. */

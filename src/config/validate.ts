@@ -59,7 +59,7 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['attachment.recentTurns', positiveInt], ['attachment.maxImageCount', nonNegative],
   ['attachment.maxImageBytes', nonNegative], ['attachment.maxTotalImageBytes', nonNegative],
   ['attachment.maxImageDimension', nonNegative],
-  ['wake.staleAfterSeconds', optionalNonNegative],
+  ['wake.staleAfterSeconds', optionalNonNegative], ['tools.searchAbove', optionalWholeNonNegative],
   ['timing.debounceMs', optionalNonNegative], ['timing.debounceMaxMs', optionalNonNegative], ['timing.cooldownSeconds', optionalNonNegative],
   ['timing.perUser.count', optionalWholeNonNegative], ['timing.perUser.seconds', optionalNonNegative],
   ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt], ['context.trimTo', share],
@@ -122,6 +122,7 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
   if (p.attachment?.visionModel && !models.has(p.attachment.visionModel)) {
     out.push({ path: `${base}.attachment.visionModel`, message: `names unknown model "${p.attachment.visionModel}"` })
   }
+  if (p.recall?.embeddingModel && !models.has(p.recall.embeddingModel)) out.push({ path: `${base}.recall.embeddingModel`, message: `names unknown model "${p.recall.embeddingModel}"` })
   if (p.wake?.judge && !models.has(p.wake.judge)) out.push({ path: `${base}.wake.judge`, message: `names unknown model "${p.wake.judge}"` })
   if (p.timing && p.timing.debounceMaxMs < p.timing.debounceMs) out.push({ path: `${base}.timing.debounceMaxMs`, message: 'must not be below debounceMs' })
   if (p.typing && p.typing.maxDelay < p.typing.minDelay) out.push({ path: `${base}.typing.maxDelay`, message: 'must not be below minDelay' })
