@@ -141,42 +141,38 @@ describe('providers as they really are (issue 19)', function () {
   })
 
   describe('relays and servers with their own numbering', () => {
-    it('a relay\'s HTTP 200 with an error body fails over, logged in the server\'s own words', async () => {
+    /** A relay (the profile's model) whose fallback is a second server. */
+    async function withRelay(test: (relay: FakeOpenAI, backup: FakeOpenAI) => Promise<void>) {
       const [relay, backup] = await Promise.all([FakeOpenAI.start(), FakeOpenAI.start()])
       try {
         h = await Harness.start({ models: [
           { id: 'relay', baseURL: relay.baseURL, apiKey: 'sk-test-relay-key', model: 'gpt', maxRetries: 0, timeoutMs: 5000, fallback: ['main'] },
           { id: 'main', baseURL: backup.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 5000 },
         ], profile: { model: 'relay' } })
-        // one-api / new-api style: the upstream failed, the relay still says 200
-        relay.script({ body: { error: { code: 503, message: 'upstream channel overloaded (request id 42)', type: 'new_api_error' } } })
-        backup.script({ toolCalls: [say('from the fallback')] })
-        await h.client('alice', 'room1').receive('<at id="514"/> anyone?')
-        await h.until(() => h.sent.length === 1, 'the fallback\'s answer')
-        expect(h.sent[0].content).to.equal('from the fallback')
-        expect(h.warnings().join('\n')).to.match(/model "relay" is unavailable \(HTTP 200 with an error body \(code 503\): upstream channel overloaded \(request id 42\)\); trying "main"/)
+        await test(relay, backup)
       } finally {
         await Promise.all([relay.close(), backup.close()])
       }
-    })
+    }
 
-    it('a 200 whose error body says the request was invalid does not fail over', async () => {
-      const [relay, backup] = await Promise.all([FakeOpenAI.start(), FakeOpenAI.start()])
-      try {
-        h = await Harness.start({ models: [
-          { id: 'relay', baseURL: relay.baseURL, apiKey: 'sk-test-relay-key', model: 'gpt', maxRetries: 0, timeoutMs: 5000, fallback: ['main'] },
-          { id: 'main', baseURL: backup.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 5000 },
-        ], profile: { model: 'relay' } })
-        relay.script({ body: { error: { code: 400, message: 'messages: too many tool calls' } } })
-        await h.client('alice', 'room1').receive('<at id="514"/> anyone?')
-        await h.until(() => h.warnings().some(w => /failed, the turn ends/.test(w)), 'the failed turn')
-        await h.settled()
-        expect(backup.requests, 'the fallback is not asked').to.have.length(0)
-        expect(h.warnings().join('\n')).to.include('HTTP 200 with an error body (code 400): messages: too many tool calls')
-      } finally {
-        await Promise.all([relay.close(), backup.close()])
-      }
-    })
+    it('a relay\'s HTTP 200 with an error body fails over, logged in the server\'s own words', () => withRelay(async (relay, backup) => {
+      // one-api / new-api style: the upstream failed, the relay still says 200
+      relay.script({ body: { error: { code: 503, message: 'upstream channel overloaded (request id 42)', type: 'new_api_error' } } })
+      backup.script({ toolCalls: [say('from the fallback')] })
+      await h.client('alice', 'room1').receive('<at id="514"/> anyone?')
+      await h.until(() => h.sent.length === 1, 'the fallback\'s answer')
+      expect(h.sent[0].content).to.equal('from the fallback')
+      expect(h.warnings().join('\n')).to.match(/model "relay" is unavailable \(HTTP 200 with an error body \(code 503\): upstream channel overloaded \(request id 42\)\); trying "main"/)
+    }))
+
+    it('a 200 whose error body says the request was invalid does not fail over', () => withRelay(async (relay, backup) => {
+      relay.script({ body: { error: { code: 400, message: 'messages: too many tool calls' } } })
+      await h.client('alice', 'room1').receive('<at id="514"/> anyone?')
+      await h.until(() => h.warnings().some(w => /failed, the turn ends/.test(w)), 'the failed turn')
+      await h.settled()
+      expect(backup.requests, 'the fallback is not asked').to.have.length(0)
+      expect(h.warnings().join('\n')).to.include('HTTP 200 with an error body (code 400): messages: too many tool calls')
+    }))
 
     it('a server that numbers every call call_0 keeps the conversation working for five turns', async () => {
       h = await Harness.start()
