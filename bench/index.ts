@@ -15,6 +15,8 @@ import { memorySection } from './memory'
 import { scale } from './scale'
 import { promptCache } from './prompt-cache'
 import { attention } from './attention'
+import { recall } from './recall'
+import { toolSearch } from './tool-search'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -31,6 +33,8 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['11', 'scale', scale],
   ['12', 'prompt cache', promptCache],
   ['13', 'attention and timing', attention],
+  ['14', 'tool search', toolSearch],
+  ['15', 'recall', recall],
 ]
 
 async function main() {

@@ -37,13 +37,14 @@ describe('codemode (SPEC §8)', function () {
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
     const req = h.server.requests[0]
-    // write is direct and in the sandbox, as send_message (SPEC §13)
-    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'send_message', 'wait', 'write'])
+    // write and search are direct and in the sandbox, as send_message (SPEC §13, §17)
+    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'search', 'send_message', 'wait', 'write'])
     const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
     expect(desc).to.include('declare const tools: {')
     expect(desc).to.match(/read\(input: \{\n\s+\/\*\* the resource URL \*\/\n\s+url: string\n\s+\}\): Promise<\{ kind: 'text'/)
     expect(desc).to.match(/lookup\(input: \{\n\s+\/\*\* the word \*\/\n\s+word: string\n\s+\}\): Promise<any>/)
     expect(desc).to.include('send_message(input:')
+    expect(desc).to.include('search(input:')
     expect(desc).to.not.match(/\bfinish\(input/)
     expect(desc).to.not.match(/\bwait\(input/)
     await h.stop()
@@ -52,7 +53,7 @@ describe('codemode (SPEC §8)', function () {
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
-    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'send_message', 'wait', 'write'])
+    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'search', 'send_message', 'wait', 'write'])
     expect(h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description).to.include('read(input:')
   })
 

@@ -248,7 +248,7 @@ describe('history, configuration and the service', function () {
     h.server.script({ toolCalls: [call('read', { url: 'notes://today' })] }, { toolCalls: [call('finish', {})] })
     await h.client('bob').receive('and now?')
     await h.server.waitForRequests(4)
-    expect(toolResultsOf(h.server.requests[3]).at(-1).content).to.match(/^unknown_scheme: "notes" is not a registered scheme; registered: asset, artifact, local, workspace/)
+    expect(toolResultsOf(h.server.requests[3]).at(-1).content).to.match(/^unknown_scheme: "notes" is not a registered scheme; registered: asset, artifact, local, history, workspace/)
   })
 
   it('a bad codemode quota is reported and replaced by its default', async () => {

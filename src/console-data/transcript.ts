@@ -54,6 +54,7 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; li
           turn.tokens += (step.promptTokens ?? 0) + (step.completionTokens ?? 0)
           turn.cost = addCost(turn.cost, step.cost)
           turn.end = endOf(step)
+          if (step.loaded) turn.loaded = [...turn.loaded ?? [], ...step.loaded]
           delete turn.error
           // a send the platform refused: its own words on the turn (issue 21)
           const failed = turn.end === 'failed' ? step.calls.find(c => c.send && !c.send.delivered)?.send?.error : undefined
@@ -132,7 +133,7 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
 
 /** `live`: the step's calls still run; messages delivered so far by call id */
 function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: Record<string, number>): StepItem {
-  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}), ...(live ? { live: true } : {}) }
+  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}), ...(live ? { live: true } : {}), ...(e.loaded?.length ? { loaded: e.loaded } : {}) }
   const cost = e.usage && costOf(e.usage, priceOf(e.usage.model))
   if (cost !== undefined) step.cost = cost
   const results = new Map<string, any>()

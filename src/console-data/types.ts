@@ -114,6 +114,8 @@ export interface TurnItem {
   waitedMs?: number
   /** a wait window that passed while kotodama was not running */
   late?: boolean
+  /** searched tools its steps loaded (SPEC §18), in order */
+  loaded?: string[]
 }
 
 export interface CallItem {
@@ -148,6 +150,8 @@ export interface StepItem {
   reasoning?: string
   calls: CallItem[]
   attachments: { url: string; mediaType: string }[]
+  /** searched tools this step loaded: found by tool_search, or called by name (SPEC §18) */
+  loaded?: string[]
 }
 
 export interface NoteItem {

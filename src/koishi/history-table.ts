@@ -54,6 +54,10 @@ export function koishiHistoryTable(ctx: Context): HistoryTable {
       const rows = await db().get(HISTORY_TABLE, where(ref), { fields: ['seq', 'at', 'entry'], sort: { seq: 'desc' }, ...(limit !== undefined ? { limit } : {}) })
       return rows.map((r): HistoryRow => ({ seq: r.seq, at: r.at, entry: r.entry }))
     },
+    async after(ref, seq, limit) {
+      const rows = await db().get(HISTORY_TABLE, { ...where(ref), seq: { $gt: seq } }, { fields: ['seq', 'at', 'entry'], sort: { seq: 'asc' }, limit })
+      return rows.map((r): HistoryRow => ({ seq: r.seq, at: r.at, entry: r.entry }))
+    },
     async lastSeq(ref) {
       const [row] = await db().get(HISTORY_TABLE, { profile: ref.profile, bot: ref.bot, conversation: ref.conversation }, { fields: ['seq'], sort: { seq: 'desc' }, limit: 1 })
       return row?.seq ?? 0

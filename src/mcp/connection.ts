@@ -46,6 +46,8 @@ export class McpConnection {
   state: McpState = 'stopped'
   /** the last list the server gave; kept while it restarts */
   tools: McpToolDef[] = []
+  /** what the server says it is for (its `instructions`), for the system prompt's line when tools are searched (SPEC §18) */
+  instructions?: string
   /** called whenever the tool list changed */
   onTools?: (tools: McpToolDef[]) => void
   /** called whenever `status()` may read differently (the console page refreshes its block) */
@@ -99,6 +101,7 @@ export class McpConnection {
       await client.connect(transport.transport, { timeout })
       const tools = await listTools(client, timeout)
       if (generation !== this.generation) return
+      this.instructions = client.getInstructions()
       this.state = 'ready'
       this.readyAt = this.deps.clock.monotonic()
       this.lastError = undefined

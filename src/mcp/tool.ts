@@ -18,6 +18,7 @@ export function mcpTool(connection: McpConnection, def: McpToolDef, inputSchema:
     },
     present: presentMcp,
     program: { output: resultType(def) },
+    origin: { server: connection.id, ...(connection.instructions?.trim() ? { about: connection.instructions } : {}) },
   }
 }
 

@@ -56,6 +56,8 @@ export async function callModel(handle: ModelHandle, o: {
   system: string
   messages: ModelMessage[]
   tools: ToolSet
+  /** a tool the request did not declare but a call may name: it is loaded, not unavailable (SPEC §18) */
+  hidden?: (name: string) => Tool | undefined
   signal?: AbortSignal
 }): Promise<ModelStep> {
   const timeout = AbortSignal.timeout(handle.config.timeoutMs)
@@ -78,7 +80,7 @@ export async function callModel(handle: ModelHandle, o: {
     result = await generate()
   }
   const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
-  return toStep(result.content, o.tools, result.usage, native ? functionTools(tools) : undefined)
+  return toStep(result.content, o.tools, result.usage, native ? functionTools(tools) : undefined, o.hidden)
 }
 
 const functionTools = (tools: unknown): LanguageModelV3FunctionTool[] =>
@@ -89,7 +91,7 @@ const functionTools = (tools: unknown): LanguageModelV3FunctionTool[] =>
  * (SPEC §11: returned to servers that demand it, shown on the console) and call ids of our own.
  * `native`: the offered tools, when calls left in the text are read (leftover-calls.ts).
  */
-async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage, native?: LanguageModelV3FunctionTool[]): Promise<ModelStep> {
+async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage, native?: LanguageModelV3FunctionTool[], hidden?: (name: string) => Tool | undefined): Promise<ModelStep> {
   const content: any[] = []
   const calls: ModelCall[] = []
   // <think> blocks in the content are reasoning: not the step's text (SPEC §11)
@@ -111,7 +113,7 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
     } else if (part.type === 'tool-call' && !part.providerExecuted) {
       // a text dialect's call that could not be parsed arrives already judged (dialects.ts)
       const unread = part.providerMetadata?.[INVALID_KEY]?.invalid
-      const { input, invalid } = typeof unread === 'string' ? { input: {}, invalid: unread } : await parseInput(part.toolName, part.input, offered)
+      const { input, invalid } = typeof unread === 'string' ? { input: {}, invalid: unread } : await parseInput(part.toolName, part.input, offered, hidden)
       const id = newCallId()
       calls.push({ id, name: part.toolName, input, invalid })
       content.push({
@@ -125,7 +127,7 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
 }
 
 /** The call's input parsed and validated by the tool's own schema, or a short, fixable message (SPEC §10). */
-async function parseInput(name: string, raw: string, tools: ToolSet): Promise<{ input: unknown; invalid?: string }> {
+async function parseInput(name: string, raw: string, tools: ToolSet, hidden?: (name: string) => Tool | undefined): Promise<{ input: unknown; invalid?: string }> {
   let value: unknown
   try {
     value = raw.trim() === '' ? {} : secureJsonParse(raw)
@@ -133,8 +135,9 @@ async function parseInput(name: string, raw: string, tools: ToolSet): Promise<{ 
     return { input: raw, invalid: `Invalid input for tool ${name}: the arguments are not valid JSON (${e?.message ?? e})` }
   }
   const tool = tools[name]
-  if (!tool) return { input: value, invalid: `Model tried to call unavailable tool '${name}'. Available tools: ${Object.keys(tools).join(', ')}.` }
-  const schema = schemaOf.get(tool as object)
+  const unlisted = tool ? undefined : hidden?.(name)
+  if (!tool && !unlisted) return { input: value, invalid: `Model tried to call unavailable tool '${name}'. Available tools: ${Object.keys(tools).join(', ')}.` }
+  const schema = unlisted ? unlisted.inputSchema : schemaOf.get(tool as object)
   if (!schema) return { input: value }
   let r: ReturnType<ZodType['safeParse']>
   try {

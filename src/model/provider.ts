@@ -14,6 +14,8 @@ export interface ModelHandle {
   model: LanguageModel
   /** after a failed request: true when the model now returns its reasoning and the step may be tried again (SPEC §11) */
   learn?(error: unknown): boolean
+  /** the entry as an OpenAI-compatible /v1/embeddings model (recall.embeddingModel, SPEC §17) */
+  embed?(values: string[], signal?: AbortSignal): Promise<number[][]>
 }
 
 export function createModel(config: ModelConfig, reasoning?: ReasoningModes): ModelHandle {
@@ -32,5 +34,6 @@ export function createModel(config: ModelConfig, reasoning?: ReasoningModes): Mo
     // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
     model: withDialect(provider.chatModel(config.model), config.toolCalls),
     ...(reasoning ? { learn: (e: unknown) => reasoning.learn(config, e) } : {}),
+    embed: async (values, signal) => (await provider.embeddingModel(config.model).doEmbed({ values, abortSignal: signal })).embeddings,
   }
 }

@@ -31,6 +31,8 @@ export interface ReadOptions {
   signal?: AbortSignal
   /** the runtime's text cache; a read without one uses a fresh cache */
   files?: TextCache
+  /** the conversation whose turn reads (history:// shows only what it may see, SPEC §17) */
+  conversation?: string
 }
 
 export interface MediaBytes {

@@ -46,6 +46,8 @@ export interface ConversationDeps {
   beforeTurn?(): Promise<void>
   /** told after entries were appended, a turn ended or the history was reset (the console page) */
   changed?(): void
+  /** told the entries appended, as they are appended (recall indexes what was said, SPEC §17) */
+  indexed?(entries: Entry[]): void
   /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
   waits?: WaitIndexPort
   /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
@@ -223,7 +225,7 @@ export class Conversation implements TurnPort {
     const now = this.clock.now()
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
-      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now),
+      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key,
       watchArrivals: fn => {
         this.typing.add(fn)
         return () => this.typing.delete(fn)
@@ -256,6 +258,7 @@ export class Conversation implements TurnPort {
     this.entries.push(...entries)
     this.forgetOldEntries()
     this.deps.changed?.()
+    this.deps.indexed?.(entries)
     // a failed write is logged by the store, which keeps the entries and writes them again
     return this.deps.store.append(entries).catch(() => {})
   }

@@ -29,6 +29,7 @@ export function entryProblem(v: unknown): string | undefined {
     case 'step': {
       if (!isNumber(v.turn)) return 'a step without its turn'
       if (v.usage !== undefined && (!isObject(v.usage) || !isString(v.usage.model) || !isNumber(v.usage.latencyMs))) return 'a step with malformed usage'
+      if (v.loaded !== undefined && !(Array.isArray(v.loaded) && v.loaded.every(isString))) return 'a step with malformed loaded tools'
       return messagesProblem(v.messages)
     }
     case 'turn': return isNumber(v.turn) && isString(v.reason) ? undefined : 'a turn without number or reason'

@@ -10,7 +10,7 @@ export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
 export type ToolFactory = (runtime: RuntimeView) => Tool | undefined
 
 export const RESERVED_SCHEMES = ['asset', 'artifact', 'local']
-export const BUILTIN_TOOLS: readonly string[] = ['send_message', 'read', 'write', 'finish', 'wait', 'codemode']
+export const BUILTIN_TOOLS: readonly string[] = ['send_message', 'read', 'write', 'finish', 'wait', 'codemode', 'tool_search']
 
 export class Extensions {
   readonly schemes = new Map<string, SchemeFactory>()

@@ -9,6 +9,7 @@ import type { DescriptorBudget } from '../util/descriptor-budget'
 import { isMissing } from '../resources/fs-error'
 import { fromSafeName, safeName } from '../util/safe-name'
 import type { HistoryBackend, HistoryTail } from './history-backend'
+import { scanJsonl, scanTable, type EntryBatch } from './history-scan'
 import { HistoryStore } from './history-store'
 import type { HistoryTable } from './history-table'
 import { TableHistoryStore } from './table-history-store'
@@ -34,6 +35,8 @@ export interface HistorySide {
   open(key: string): HistoryBackend
   /** The newest entries of a history, read without changing anything in storage. */
   peek(key: string, maxEntries: number): Promise<HistoryTail>
+  /** The whole history, oldest first, in batches (recall rebuilds its index); nothing is changed. */
+  scan(key: string, fn: EntryBatch): Promise<void>
 }
 
 /** `<home>/conversations/<safeName(key)>.jsonl`; a file moved aside has a second dot (`k.reset-<ms>.jsonl`). */
@@ -59,6 +62,7 @@ export function filesSide(dir: string, logger: Logger, clock?: Clock, budget?: D
     },
     open: key => new HistoryStore(path(key), logger, clock, budget),
     peek: (key, max) => new HistoryStore(path(key), logger, clock, budget, true).loadTail(max),
+    scan: (key, fn) => scanJsonl(path(key), fn),
   }
 }
 
@@ -72,6 +76,7 @@ export function tableSide(table: HistoryTable, profile: string, bot: string, log
     open,
     // reading rows changes nothing; the store only writes on append and reset
     peek: (key, max) => open(key).loadTail(max),
+    scan: (key, fn) => scanTable(table, { profile, bot, conversation: key }, fn),
   }
 }
 

@@ -25,6 +25,8 @@ export interface HistoryTable {
   write(ref: ConversationRef, rows: HistoryRow[]): Promise<void>
   /** The newest live rows (not set aside), newest first; all of them without a limit. */
   newest(ref: ConversationRef, limit?: number): Promise<HistoryRow[]>
+  /** Live rows after `seq`, oldest first, at most `limit` (recall reads a whole history in pages); without it `newest`. */
+  after?(ref: ConversationRef, seq: number, limit: number): Promise<HistoryRow[]>
   /** The highest seq of the conversation, rows set aside included; 0 for none. */
   lastSeq(ref: ConversationRef): Promise<number>
   /** Sets the live rows aside, marked with `at`; returns how many there were. */

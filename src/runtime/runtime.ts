@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache'
 import { DEFAULT_MEMORY } from '../config/defaults'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import { Memory } from '../memory/memory'
+import { Recall } from '../recall'
 import type { ModelStep } from '../model/call-model'
 import { ModelHealth, type FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
@@ -29,7 +30,7 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { shortenFact } from './long-facts'
 import { systemPrompt } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
-import { toolCatalog } from './tool-catalog'
+import { registeredTools, toolCatalog } from './tool-catalog'
 import { createToolHost, type HostSide } from './tool-host'
 import type { Fact, Platform } from './types'
 import { standardWakeEngine } from './wake/standard'
@@ -81,6 +82,8 @@ export class Runtime {
   readonly artifacts: ArtifactStore
   /** local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13) */
   readonly memory: Memory
+  /** what was said, searched: the search tool and history:// (SPEC §17) */
+  readonly recall: Recall
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
   private conversations = new Map<string, Promise<Conversation>>()
@@ -106,6 +109,8 @@ export class Runtime {
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   private restoring?: Promise<void>
+  /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
+  private registered: ReturnType<typeof registeredTools>
 
   constructor(readonly options: RuntimeOptions) {
     this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
@@ -128,6 +133,8 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
       model: (id: string) => models.get(id),
     })
+    this.registered = registeredTools(this.view, options.extensions)
+    this.recall = new Recall(this.view, { history: logger => this.history(logger), clock: options.clock, botName: options.botName })
   }
 
   get profile() { return this.options.profile }
@@ -141,6 +148,7 @@ export class Runtime {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
       const localWrite = this.memory.config.enabled ? this.memory.write.bind(this.memory) : undefined
       for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })) this.resources.register(handler)
+      if (this.recall.enabled) this.resources.register(this.recall.scheme())
       this.syncSchemes()
       await this.usage.load()
       await this.waits.load()
@@ -191,9 +199,9 @@ export class Runtime {
   }
 
   /** Where this runtime's conversations keep their history. */
-  history(): HistorySide {
+  history(logger = this.options.logger): HistorySide {
     const o = this.options
-    return historySide({ home: this.home, profile: o.profile.id, bot: o.bot, logger: o.logger, clock: o.clock, budget: o.descriptors, table: o.historyTable })
+    return historySide({ home: this.home, profile: o.profile.id, bot: o.bot, logger, clock: o.clock, budget: o.descriptors, table: o.historyTable })
   }
 
   conversationKey(channel: string): string {
@@ -220,7 +228,7 @@ export class Runtime {
         system: () => this.systemPrompt(),
         hostFor: c => createToolHost(side, c),
         toolsFor: host => {
-          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, sandbox: o.sandbox }, host)
+          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, sandbox: o.sandbox, registered: this.registered, recall: this.recall }, host)
           return () => {
             this.syncSchemes()
             return tools()
@@ -229,6 +237,7 @@ export class Runtime {
         loadImage: url => this.images.load(url),
         ...(o.profile.wake.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => this.askJudge(reason, lines) } : {}),
         beforeTurn: () => this.memory.prepare(),
+        indexed: entries => this.recall.add(key, entries),
         waits: this.waits.portFor(key),
         changed: () => {
           this.watchers.forEach(w => w(key))
@@ -324,7 +333,8 @@ export class Runtime {
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
       visionModel: !!p.attachment.visionModel,
-      memory: this.memory.config.enabled ? this.memory.section() : undefined,
+      memory: this.memory.config.enabled ? this.memory.section() : undefined, toolSources: this.registered().sources,
+      recall: this.recall.enabled,
     })
   }
 
@@ -359,7 +369,8 @@ export class Runtime {
   }
 
   async reset(channel: string): Promise<string | undefined> {
-    return this.using(this.conversationKey(channel), conv => conv.reset())
+    const key = this.conversationKey(channel)
+    return this.using(key, async conv => { const aside = await conv.reset(); await this.recall.reset(key); return aside })
   }
 
   async stop(): Promise<void> {
@@ -372,6 +383,7 @@ export class Runtime {
     await this.usage.stop()
     await this.waits.stop()
     await this.memory.idle()
+    await this.recall.stop()
     this.schemeDisposers.splice(0).forEach(d => d())
     this.resources.dispose()
     this.releaseHome?.()

@@ -1,13 +1,16 @@
 // A conversation's direct tools (SPEC §8 catalog), rebuilt when another plugin adds or removes a
-// tool; built-ins first, then registered tools, each made from the narrow runtime view.
+// tool; built-ins first, then registered tools (made once per runtime from its narrow view), then
+// tool_search when they are many (SPEC §18).
 import type { CodemodeLimits } from '../config/types'
 import type { VisionCache } from '../model/vision'
 import { buildCatalog } from '../tools/catalog'
 import type { ProgramRunner } from '../tools/codemode'
 import { finishTool } from '../tools/finish'
 import { readTool } from '../tools/read'
+import { searchTool, type SearchPort } from '../tools/search'
 import { sendMessageTool } from '../tools/send-message'
 import type { RuntimeView, Tool, ToolHost } from '../tools/types'
+import { planSearch, TOOL_SEARCH, withHidden, type SearchPlan } from '../tool-search'
 import { waitTool } from '../tools/wait'
 import { writeTool } from '../tools/write'
 import type { Extensions } from './extensions'
@@ -18,6 +21,10 @@ export interface CatalogDeps {
   limits: CodemodeLimits
   vision: VisionCache
   sandbox: ProgramRunner
+  /** the runtime's registered tools, and whether they are searched (registeredTools) */
+  registered(): SearchPlan
+  /** the runtime's recall: the search tool when on (SPEC §17) */
+  recall?: SearchPort & { readonly enabled: boolean }
 }
 
 export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string, Tool> {
@@ -32,16 +39,35 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
       ['wait', waitTool()],
     ])
     if (view.profile.memory?.enabled) all.set('write', writeTool(view))
+    if (deps.recall?.enabled) all.set('search', searchTool(deps.recall))
+    const plan = deps.registered()
+    for (const [name, tool] of plan.tools) all.set(name, tool)
+    if (plan.searchTool) all.set(TOOL_SEARCH, plan.searchTool)
+    const tools = withHidden(buildCatalog(all, view.profile.codemode, deps.limits, deps.sandbox, plan.hidden).direct, plan.hidden)
+    cached = { version: ext.version, tools }
+    return tools
+  }
+}
+
+/**
+ * The tools other plugins and MCP servers registered, made once per registry version for the
+ * whole runtime (a factory sees only the runtime's view), and whether they are declared or found
+ * with tool_search (SPEC §18); the runtime's conversations share them.
+ */
+export function registeredTools(view: RuntimeView, ext: Extensions): () => SearchPlan {
+  let cached: { version: number; plan: SearchPlan } | undefined
+  return () => {
+    if (cached?.version === ext.version) return cached.plan
+    const made = new Map<string, Tool>()
     for (const [name, factory] of ext.tools) {
       try {
         const tool = factory(view)
-        if (tool) all.set(name, tool)
+        if (tool) made.set(name, tool)
       } catch (e: any) {
         view.logger.error('profile %s: tool "%s" could not be created: %s', view.profile.id, name, e?.message ?? e)
       }
     }
-    const tools = buildCatalog(all, view.profile.codemode, deps.limits, deps.sandbox).direct
-    cached = { version: ext.version, tools }
-    return tools
+    cached = { version: ext.version, plan: planSearch(view.profile, made) }
+    return cached.plan
   }
 }

@@ -3,6 +3,7 @@ import { callModel, offerTools } from '../model/call-model'
 import { FailedStep, withFailover } from '../model/failover'
 import { describeFailure } from '../model/failure'
 import { declaredChars } from '../model/context-size'
+import { loadCalled, stepTools } from '../tool-search'
 import { toolAttachments } from './request/attachment-entries'
 import { runCalls, stepMessages } from './run-calls'
 import { stepEndsTurn } from './stop-rule'
@@ -26,7 +27,9 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         why = 'no model'
         return
       }
-      const tools = port.tools()
+      // many tools: the hidden ones are declared once this turn loaded them (SPEC §18)
+      const all = port.tools()
+      const tools = stepTools(all, state)
       const system = port.system()
       const failover = port.failover()
       // the system prompt and tool declarations go with every request; the window gets the rest
@@ -40,7 +43,7 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         const offered = offerTools(tools)
         const answer = await withFailover({
           port: failover, first: handle, clock: port.clock, logger, key: port.key, signal: port.signal,
-          call: h => callModel(h, { system, messages: request.messages, tools: offered, signal: port.signal }),
+          call: h => callModel(h, { system, messages: request.messages, tools: offered, hidden: name => all.get(name), signal: port.signal }),
         })
         result = answer.result!
         usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
@@ -66,13 +69,16 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       // shown while its calls run (typing pauses can take seconds), each delivered message as it goes
       const live: LiveStep = { at: calledAt, turn: state.number, assistant: result.assistant, usage, delivered: {} }
       port.showStep?.(live)
-      const calls = await runCalls(port, state, tools, result.calls, (id, n) => {
+      const loadedBefore = state.loaded?.length ?? 0
+      const calls = await runCalls(port, state, all, result.calls, (id, n) => {
         live.delivered[id] = n
         port.showStep?.(live)
       })
+      loadCalled(state, tools, calls)
+      const loaded = state.loaded?.slice(loadedBefore) ?? []
       logger.debug('%s: turn %d step %d: %s', port.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const at = port.clock.now()
-      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages: stepMessages(result.assistant, calls), usage }]
+      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages: stepMessages(result.assistant, calls), usage, ...(loaded.length ? { loaded } : {}) }]
       for (const c of calls) {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)

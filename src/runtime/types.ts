@@ -58,8 +58,8 @@ export type Entry =
   /** `held`: why a fact that would have woken the mind did not (SPEC §15: stale, bot, perUser) */
   | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason; held?: string }
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
-  /** `usage`: which model answered and what it cost (absent in older histories) */
-  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage }
+  /** `usage`: which model answered and what it cost (absent in older histories); `loaded`: searched tools it loaded (SPEC §18) */
+  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage; loaded?: string[] }
   /** `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15) */
   | { type: 'turn'; at: number; turn: number; reason: string; merged?: number; waitedMs?: number; late?: boolean }
   /** A wait declaration armed when its turn ended (SPEC §4.3, §15: durable); a later turn entry clears it. */

@@ -5,21 +5,22 @@ import type { Tool } from './types'
 
 /** Always direct, never in the sandbox. */
 const RESIDENT = ['finish', 'wait']
-/** Direct and in the sandbox (SPEC §8, §13). */
-const BOTH = ['send_message', 'write']
+/** Direct and in the sandbox (SPEC §8, §13, §17, §18). */
+const BOTH = ['send_message', 'write', 'tool_search', 'search']
 
 export interface Catalog {
   direct: Map<string, Tool>
   sandbox: Map<string, Tool>
 }
 
-export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner): Catalog {
+/** `hidden`: tools found with tool_search (SPEC §18); programs may call them, the codemode tool does not declare them. */
+export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>): Catalog {
   if (!codemode.enabled) return { direct: all, sandbox: new Map() }
   const sandbox = new Map([...all].filter(([name]) => !RESIDENT.includes(name)))
   const direct = new Map<string, Tool>()
   for (const [name, tool] of all) {
     if (RESIDENT.includes(name) || BOTH.includes(name) || codemode.direct.includes(name)) direct.set(name, tool)
   }
-  direct.set('codemode', codemodeTool(sandbox, limits, runner))
+  direct.set('codemode', codemodeTool(sandbox, limits, runner, hidden))
   return { direct, sandbox }
 }

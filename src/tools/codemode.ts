@@ -13,8 +13,8 @@ export interface ProgramRunner {
   run(code: string, opts: RunOptions): Promise<ProgramOutcome>
 }
 
-function describe(tools: Map<string, Tool>, limits: CodemodeLimits): string {
-  const declarations = toolDeclarations([...tools].map(([name, t]) => ({
+function describe(tools: Map<string, Tool>, limits: CodemodeLimits, hidden?: ReadonlySet<string>): string {
+  const declarations = toolDeclarations([...tools].filter(([name]) => !hidden?.has(name)).map(([name, t]) => ({
     name, description: t.description, inputSchema: t.inputSchema, output: t.program?.output, omit: t.program?.omit,
   })))
   return prose(DESCRIPTION, {}, {
@@ -28,9 +28,10 @@ const inputSchema = z.object({ code: z.string().min(1).describe('the program: th
 /** How long an ended program's aborted host calls get to report what they did. */
 const UNFINISHED_GRACE_MS = 2000
 
-export function codemodeTool(sandboxTools: Map<string, Tool>, limits: CodemodeLimits, runner: ProgramRunner): Tool<{ code: string }, CodemodeOutcome> {
+/** `hidden`: callable from programs, declared only by tool_search (SPEC §18). */
+export function codemodeTool(sandboxTools: Map<string, Tool>, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>): Tool<{ code: string }, CodemodeOutcome> {
   return {
-    description: describe(sandboxTools, limits),
+    description: describe(sandboxTools, limits, hidden),
     inputSchema,
     async execute({ code }, ctx) {
       let n = 0

@@ -35,7 +35,7 @@ export function readTool(runtime: RuntimeView, vision: VisionCache): Tool<ReadIn
             image: (u, signal) => runtime.resources.bytes(u, signal),
           })
         }
-        return await runtime.resources.read(url, { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal })
+        return await runtime.resources.read(url, { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation })
       } catch (e) {
         return errorResult(url, e)
       }

@@ -53,6 +53,8 @@ export interface Tool<I = any, O = any> {
   present?(output: O, input: I, exit: ExitKit): Promise<ToolResultOutput>
   /** How codemode declares the tool to programs: its raw result type, input fields programs may not pass. */
   program?: { output?: string; omit?: string[] }
+  /** Where it comes from, for the system prompt's line per source when tools are searched (SPEC §18). */
+  origin?: { server: string; about?: string }
 }
 
 /**
@@ -93,6 +95,8 @@ export interface TurnState {
   readonly number: number
   /** When the wake-up that started this turn happened (ms). */
   readonly wokeAt: number
+  /** The key of the conversation whose turn this is (search and history:// see only what it may, SPEC §17). */
+  readonly conversation?: string
   /** When the last message of this turn went out (ms); typing credit counts from here. */
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */
@@ -102,6 +106,11 @@ export interface TurnState {
    * returns the unsubscribe. Absent outside a conversation.
    */
   watchArrivals?(fn: () => void): () => void
+  /**
+   * Searched tools this turn loaded (found by tool_search, or called by name), in that order: each
+   * step declares them after the catalog's own (SPEC §18).
+   */
+  loaded?: string[]
 }
 
 /** Media bytes a send resolves from a resource URL. */

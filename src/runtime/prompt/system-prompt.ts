@@ -18,15 +18,20 @@ export interface PromptOptions {
   visionModel: boolean
   /** memory is on: the protocol explains it and this section follows ('' shows nothing) */
   memory?: string
+  /** tools are found with tool_search (SPEC §18): one line per source of them */
+  toolSources?: string
+  /** the search tool is offered (SPEC §17) */
+  recall?: boolean
 }
 
 export function systemPrompt(o: PromptOptions): string {
   const protocol = prose(PROTOCOL, {
     cross: o.mode === 'cross', channel: o.mode !== 'cross', vision: o.visionModel, imageInput: o.imageInput, codemode: o.codemode,
-    memory: o.memory !== undefined, memorySection: !!o.memory,
+    memory: o.memory !== undefined, memorySection: !!o.memory, toolSearch: !!o.toolSources, searchCode: !!o.toolSources && o.codemode, recall: !!o.recall,
   }, {
     schemes: o.schemes.join(', '),
     readCall: o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program',
+    toolSources: o.toolSources ?? '',
   })
   const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
   const self = `You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`

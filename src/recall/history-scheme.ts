@@ -1,0 +1,42 @@
+// The history:// scheme of a runtime (SPEC §17): `read` of a search hit's URL shows that
+// conversation around the message. A conversation reads only what its search may find: its own
+// history, and in cross mode every conversation of the runtime (a group never reads a private chat).
+import { ResourceError } from '../resources/errors'
+import { countLines, pageString } from '../resources/paging'
+import type { ReadResult, SchemeHandler } from '../resources/types'
+import { wholeRange } from '../resources/whole-range'
+import { clip } from '../util/clip'
+import { historyUrl, parseHistoryUrl, renderPage, SCHEME } from './history-page'
+import type { RecallParts } from './parts'
+import { settled } from './search'
+
+export function historyScheme(recall: RecallParts): SchemeHandler {
+  const { view } = recall
+  return {
+    scheme: SCHEME,
+    async read(url, opts): Promise<ReadResult> {
+      const u = parseHistoryUrl(url)
+      const scope = await recall.scope(opts.conversation)
+      if (!scope.includes(u.key)) {
+        throw new ResourceError('forbidden', opts.conversation === undefined
+          ? 'history:// is read from a conversation'
+          : `${clip(u.key)} is another conversation; this one reads only its own history (${historyUrl(opts.conversation, 1)})`)
+      }
+      const idx = await recall.index(u.key)
+      await settled(idx)
+      const total = idx.count
+      if (u.target !== undefined && u.target > total) throw new ResourceError('not_found', `conversation ${clip(u.key)} has ${total} messages; there is no message ${u.target}`)
+      const text = renderPage(u, idx.docs(u.first - 1, u.last), total, recall.mode === 'cross')
+      if (u.view === 'meta') return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }
+      if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) throw new ResourceError('too_large', `the page has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}; ask for fewer messages`)
+      const whole: ReadResult = { kind: 'text', url, text, mediaType: 'text/plain', source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
+      if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
+      // longer than one page: archived, and paged from the artifact (SPEC §5.3)
+      const archived = await view.artifacts.write({ namespace: 'read', data: text, mediaType: 'text/plain', tool: 'read' })
+      return view.resources.read(archived, opts)
+    },
+    async bytes(url) {
+      throw new ResourceError('forbidden', `${clip(url)} is a page of text, not media`)
+    },
+  }
+}

@@ -1,0 +1,118 @@
+// Searching the mind's notes, local://memory/ (SPEC §17): every line of every note is a
+// document, ranked as messages are (a line is found through the lines around it, as a message
+// through its neighbours). The notes are few and small (memory's quotas), so their index lives in
+// memory and is made again when a note changed (its size or time), found by one walk of the folder
+// per search.
+import { openSync, readdirSync, readSync, closeSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { QueryTerm } from './analyze'
+import { LiveBuffer } from './live'
+import { rank } from './rank'
+import { formatFileUrl } from '../resources/file-url'
+import { looksBinary } from '../resources/text'
+
+/** notes longer than this are not searched (memory's default quota per file is 1 MiB) */
+const MAX_NOTE_BYTES = 1 << 20
+/** and no more than this in all */
+const MAX_TOTAL_BYTES = 16 << 20
+const FOLDER = 'memory'
+
+export interface MemoryHit {
+  url: string
+  line: number
+  text: string
+  /** the note's last change (ms) */
+  at: number
+  score: number
+  scale: number
+}
+
+interface Note {
+  rel: string
+  size: number
+  mtimeMs: number
+}
+
+export class MemorySearch {
+  private built?: { signature: string; index: LiveBuffer; lines: { note: Note; line: number }[] }
+
+  /** `root`: the runtime's local/ folder. */
+  constructor(private root: string) {}
+
+  search(terms: QueryTerm[], limit: number): MemoryHit[] {
+    const notes = this.walk()
+    if (!notes.length || !terms.length) return []
+    const built = this.build(notes)
+    const r = rank([built.index], terms, { limit })
+    return r.hits.map(h => {
+      const { note, line } = built.lines[h.n]
+      return {
+        url: formatFileUrl({ scheme: 'local', segments: [FOLDER, ...note.rel.split('/')], selectors: [{ kind: 'from', start: line }], raw: '' }),
+        line, text: built.index.docs[h.n].text, at: note.mtimeMs, score: h.score, scale: r.scale,
+      }
+    })
+  }
+
+  private walk(): Note[] {
+    const out: Note[] = []
+    const visit = (rel: string) => {
+      let entries
+      try {
+        entries = readdirSync(join(this.root, FOLDER, rel), { withFileTypes: true })
+      } catch {
+        return
+      }
+      for (const e of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+        const child = rel ? `${rel}/${e.name}` : e.name
+        if (e.isDirectory()) visit(child)
+        else if (e.isFile()) {
+          try {
+            const st = statSync(join(this.root, FOLDER, child))
+            if (st.size <= MAX_NOTE_BYTES) out.push({ rel: child, size: st.size, mtimeMs: st.mtimeMs })
+          } catch {}
+        }
+      }
+    }
+    visit('')
+    return out
+  }
+
+  private build(notes: Note[]) {
+    const signature = notes.map(n => `${n.rel}\u0000${n.size}\u0000${n.mtimeMs}`).join('\u0001')
+    if (this.built?.signature === signature) return this.built
+    const index = new LiveBuffer(0)
+    const lines: { note: Note; line: number }[] = []
+    let total = 0
+    for (const note of notes) {
+      if ((total += note.size) > MAX_TOTAL_BYTES) break
+      const text = readNote(join(this.root, FOLDER, note.rel), note.size)
+      if (text === undefined) continue
+      text.split('\n').forEach((line, i) => {
+        if (!line.trim()) return
+        index.add({ k: `${note.rel}:${i + 1}`, id: null, at: note.mtimeMs, who: '', uid: '', ch: '', text: line })
+        lines.push({ note, line: i + 1 })
+      })
+    }
+    return this.built = { signature, index, lines }
+  }
+}
+
+function readNote(path: string, size: number): string | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    const buf = Buffer.alloc(size)
+    let got = 0
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got)
+      if (!n) break
+      got += n
+    }
+    if (looksBinary(buf.subarray(0, Math.min(got, 8192)))) return undefined
+    return buf.subarray(0, got).toString('utf8')
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}

@@ -1,0 +1,20 @@
+// What searching and the history:// scheme use of a runtime's recall (`Recall` implements it).
+import type { RuntimeView } from '../tools/types'
+import type { ConvIndex } from './conv-index'
+import type { Embedder } from './embedder'
+import type { MemorySearch } from './memory-search'
+import type { VectorStore } from './vectors'
+
+export interface RecallParts {
+  readonly view: RuntimeView
+  readonly mode: 'channel' | 'cross'
+  readonly memory: MemorySearch
+  readonly embedder?: Embedder
+  now(): number
+  /** the conversations a turn of `conversation` may search and read */
+  scope(conversation: string | undefined): Promise<string[]>
+  index(key: string): Promise<ConvIndex>
+  vectorsOf(idx: ConvIndex): VectorStore | undefined
+  /** a part of the index did not read: made again from the history */
+  repair(key: string, e: Error): void
+}

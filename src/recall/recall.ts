@@ -1,0 +1,275 @@
+// A runtime's recall (SPEC §17, docs/recall.md): one index per conversation under
+// `<home>/recall/<conversation>/`, fed as the conversation appends entries, caught up from the
+// history's tail when first opened after a start, rebuilt from the whole history when missing,
+// unreadable or behind by more than the tail; the indexes open at once are few (an LRU), so
+// memory does not grow with the number of conversations either.
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DEFAULT_RECALL } from '../config/defaults'
+import type { RecallConfig } from '../config/types'
+import type { HistorySide } from '../runtime/history-sides'
+import type { Entry } from '../runtime/types'
+import type { RuntimeView } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import { safeName } from '../util/safe-name'
+import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
+import { docsOf, type RecallDoc, type SelfName } from './docs'
+import { Embedder, type EmbedModel } from './embedder'
+import { MemorySearch } from './memory-search'
+import { historyScheme } from './history-scheme'
+import type { RecallParts } from './parts'
+import { searchRecall, type SearchHit } from './search'
+import { CorruptIndex } from './segment'
+import { VectorStore } from './vectors'
+
+const QUIET: Logger = { debug() {}, info() {}, warn() {}, error() {} }
+
+/** indexes open at once per runtime */
+const MAX_OPEN = 16
+/** entries of the history's tail read to catch up after a start */
+const CATCH_UP = 2000
+
+export interface RecallDeps {
+  /** the runtime's history; recall reads it with a logger of its own (the store already warns about bad lines) */
+  history(logger: Logger): HistorySide
+  clock: Clock
+  botName?: string
+  tuning?: IndexTuning
+}
+
+export class Recall implements RecallParts {
+  readonly config: RecallConfig
+  readonly memory: MemorySearch
+  readonly embedder?: Embedder
+  private open = new Map<string, Promise<ConvIndex>>()
+  private closing = new Map<string, Promise<void>>()
+  private caughtUp = new Set<string>()
+  /** messages appended to closed indexes' logs since they were last open, by conversation */
+  private appended = new Map<string, number>()
+  private appending = new Map<string, Promise<unknown>>()
+  private vectors = new WeakMap<ConvIndex, VectorStore>()
+  private stopped = false
+  private readonly self: SelfName
+
+  constructor(readonly view: RuntimeView, private deps: RecallDeps) {
+    this.config = view.profile.recall ?? DEFAULT_RECALL
+    this.self = { bot: view.bot, name: deps.botName }
+    this.memory = new MemorySearch(join(view.home, 'local'))
+    const model = this.config.enabled && this.config.embeddingModel ? view.model(this.config.embeddingModel) : undefined
+    if (model?.embed) {
+      const embed: EmbedModel = { id: model.config.id, embed: model.embed }
+      this.embedder = new Embedder(embed, { logger: view.logger, clock: deps.clock, target: key => this.embedTarget(key) })
+    }
+  }
+
+  /** Reading a history again for the index: its bad lines were reported when the conversation loaded. */
+  private side(): HistorySide {
+    return this.deps.history(QUIET)
+  }
+
+  now(): number {
+    return this.deps.clock.now()
+  }
+
+  get enabled(): boolean {
+    return this.config.enabled
+  }
+
+  get mode(): 'channel' | 'cross' {
+    return this.view.profile.mode
+  }
+
+  /** The documents of history entries of a conversation (a send of channel mode is in its channel). */
+  docs(key: string, entries: readonly Entry[]): RecallDoc[] {
+    const docs = docsOf(entries, this.self)
+    for (const d of docs) if (!d.ch) d.ch = key
+    return docs
+  }
+
+  /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
+    return searchRecall(this, conversation, query, limit, signal)
+  }
+
+  /** The history:// scheme handler, for the runtime's resource center. */
+  scheme() {
+    return historyScheme(this)
+  }
+
+  /**
+   * A conversation appended entries (Conversation's `indexed`); never throws. An open index takes
+   * them at once. A closed one that this process has caught up with its history gets them
+   * appended to its log, to be indexed when it opens (a search, its log reaching a segment's
+   * worth): a bot in many channels does not open an index per message. (Appending before the
+   * catch-up would put them after messages a crash may have lost.)
+   */
+  add(key: string, entries: readonly Entry[]): void {
+    if (!this.enabled || this.stopped) return
+    const docs = this.docs(key, entries)
+    if (!docs.length) return
+    const failed = (e: any) => this.view.logger.warn('recall: messages of %s could not be indexed: %s', key, e?.message ?? e)
+    if (this.open.has(key) || !this.caughtUp.has(key) || this.embedder) {
+      this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
+      return
+    }
+    const n = (this.appended.get(key) ?? 0) + docs.length
+    this.appended.set(key, n)
+    const done = Promise.all([this.closing.get(key), this.appending.get(key)])
+      .then(() => ConvIndex.appendClosed(this.dir(key), docs))
+      .catch(failed)
+    this.appending.set(key, done)
+    done.finally(() => { if (this.appending.get(key) === done) this.appending.delete(key) })
+    // a segment's worth waits in the log: index it now
+    if (n >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) this.index(key).catch(failed)
+  }
+
+  /** The open index of a conversation (opened, caught up or rebuilt on first use). */
+  index(key: string): Promise<ConvIndex> {
+    let p = this.open.get(key)
+    if (p) {
+      this.open.delete(key)
+      this.open.set(key, p)
+      return p
+    }
+    const loading = (async () => {
+      await this.closing.get(key)
+      return this.load(key)
+    })()
+    p = loading
+    loading.catch(() => { if (this.open.get(key) === loading) this.open.delete(key) })
+    this.open.set(key, loading)
+    while (this.open.size > MAX_OPEN) {
+      const [oldest, q] = this.open.entries().next().value!
+      this.open.delete(oldest)
+      this.closeLater(oldest, q)
+    }
+    return p
+  }
+
+  private closeLater(key: string, p: Promise<ConvIndex>): Promise<void> {
+    const done = p.then(idx => idx.close(), (): void => {})
+    this.closing.set(key, done)
+    done.finally(() => { if (this.closing.get(key) === done) this.closing.delete(key) })
+    return done
+  }
+
+  private dir(key: string): string {
+    return join(this.view.home, 'recall', safeName(key))
+  }
+
+  private async load(key: string): Promise<ConvIndex> {
+    const dir = this.dir(key)
+    await this.appending.get(key)
+    this.appended.delete(key)
+    let idx: ConvIndex
+    let rebuild = false
+    try {
+      idx = await ConvIndex.open(dir, this.view.logger, this.deps.tuning ?? DEFAULT_TUNING)
+    } catch (e) {
+      if (!(e instanceof CorruptIndex)) throw e
+      this.view.logger.warn('recall: the index of %s is unreadable (%s); it is made again from the history', key, e.message)
+      await rm(dir, { recursive: true, force: true })
+      idx = await ConvIndex.open(dir, this.view.logger, this.deps.tuning ?? DEFAULT_TUNING)
+      rebuild = true
+    }
+    if (this.embedder) {
+      const vectors = new VectorStore(dir, this.embedder.model.id)
+      await vectors.load()
+      this.vectors.set(idx, vectors)
+      idx.wiped = () => { void vectors.reset() }
+      if (vectors.count > idx.count) await vectors.reset()
+    }
+    if (rebuild) void this.rebuild(key, idx)
+    else if (!this.caughtUp.has(key)) await this.catchUp(key, idx)
+    this.caughtUp.add(key)
+    if (this.embedder && (this.vectors.get(idx)?.count ?? 0) < idx.count) this.embedder.schedule(key)
+    return idx
+  }
+
+  /**
+   * After a start: the messages the history has beyond the index, from its tail. The index's newest
+   * messages must be the history's, in the same order, as far back as both go; else the history
+   * was reset or migrated behind its back, the index fell behind by more than the tail, or messages
+   * it was told while closed went after some it never got (a crash), and it is made again. The
+   * index may also be ahead: what it was told is not written to the history yet.
+   */
+  private async catchUp(key: string, idx: ConvIndex): Promise<void> {
+    const tail = await this.side().peek(key, CATCH_UP)
+    const seen = new Set<string>()
+    const history = this.docs(key, tail.entries).filter(d => !seen.has(d.k) && !!seen.add(d.k))
+    if (!idx.count) return tail.more ? void this.rebuild(key, idx) : idx.add(history)
+    if (!history.length && !tail.more) return
+    const keys = history.map(d => d.k)
+    const newest = idx.newestKeys()
+    const agree = (h: number, n: number) => {
+      for (; h >= 0 && n >= 0; h--, n--) if (keys[h] !== newest[n]) return false
+      return true
+    }
+    const a = keys.lastIndexOf(newest[newest.length - 1])
+    if (a >= 0 && agree(a, newest.length - 1)) return idx.add(history.slice(a + 1))
+    const b = newest.lastIndexOf(keys[keys.length - 1])
+    if (b >= 0 && agree(keys.length - 1, b)) return
+    void this.rebuild(key, idx)
+  }
+
+  private rebuild(key: string, idx: ConvIndex): Promise<void> {
+    this.view.logger.info('recall: indexing the history of %s', key)
+    const side = this.side()
+    return idx.rebuild(add => side.scan(key, entries => add(this.docs(key, entries))))
+      .then(() => this.embedder?.schedule(key))
+      .catch(e => this.view.logger.warn('recall: the history of %s could not be indexed: %s', key, e?.message ?? e))
+  }
+
+  private async embedTarget(key: string) {
+    if (this.stopped) return undefined
+    const index = await this.index(key)
+    const vectors = this.vectors.get(index)
+    return vectors && { index, vectors }
+  }
+
+  vectorsOf(idx: ConvIndex): VectorStore | undefined {
+    return this.vectors.get(idx)
+  }
+
+  /** The conversations a search from `conversation` may see (SPEC §17): its own; every one in cross mode. */
+  async scope(conversation: string | undefined): Promise<string[]> {
+    if (conversation === undefined) return []
+    if (this.mode !== 'cross') return [conversation]
+    const keys = new Set(await this.side().keys())
+    keys.add(conversation)
+    return [...keys]
+  }
+
+  /** A part of the index did not read while searching: it is made again from the history. */
+  repair(key: string, e: Error): void {
+    const p = this.open.get(key)
+    if (!p) return
+    this.view.logger.warn('recall: the index of %s is unreadable (%s); it is made again from the history', key, e.message)
+    this.open.delete(key)
+    this.caughtUp.delete(key)
+    const closed = this.closeLater(key, p).then((): Promise<void> => rm(this.dir(key), { recursive: true, force: true }))
+    this.closing.set(key, closed)
+  }
+
+  /** The conversation's history was reset: its index forgets it. */
+  async reset(key: string): Promise<void> {
+    if (!this.enabled) return
+    const idx = await this.index(key).catch((): undefined => undefined)
+    await idx?.clear()
+  }
+
+  /** Resolves when every index has done what was asked so far (tests, the benchmark). */
+  async idle(): Promise<void> {
+    for (const p of [...this.open.values()]) await (await p.catch((): undefined => undefined))?.idle()
+    await this.embedder?.idle()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    await this.embedder?.stop()
+    const open = [...this.open]
+    this.open.clear()
+    await Promise.all([...open.map(([key, p]) => this.closeLater(key, p)), ...this.closing.values(), ...this.appending.values()])
+  }
+}

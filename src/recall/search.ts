@@ -1,0 +1,113 @@
+// search({query, limit}) (SPEC §17): the conversations in scope and local://memory/, ranked by
+// keywords (docs/recall.md "Ranking"); with an embeddings model, fused with the nearest vectors by
+// reciprocal rank. Lists of different indexes meet on scores scaled by what a message matching
+// the whole query would score in each, so a strong note and a strong message stand side by side.
+import { queryTerms } from './analyze'
+import type { ConvIndex } from './conv-index'
+import { queryDates } from './dates'
+import type { RecallDoc } from './docs'
+import { historyUrl } from './history-page'
+import type { RecallParts } from './parts'
+import { CorruptIndex } from './segment'
+import { snippet } from './snippet'
+
+export interface SearchHit {
+  /** history://… for a message, local://memory/…:N for a line of a note */
+  url: string
+  /** the platform message id; null for a note */
+  id: string | null
+  /** ISO 8601: when it was said (a note: when it last changed) */
+  at: string
+  /** who said it; null for a note */
+  who: string | null
+  text: string
+}
+
+interface Candidate {
+  id: string
+  score: number
+  at: number
+  hit: () => SearchHit
+}
+
+/** how long a search waits for an index being made again before it searches what is there */
+const REBUILD_WAIT_MS = 3000
+
+/** What was asked of the index so far is done; an index being made again gets a few seconds. */
+export async function settled(idx: ConvIndex): Promise<void> {
+  if (!idx.rebuilding) return idx.idle()
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([idx.idle(), new Promise<void>(r => { timer = setTimeout(r, REBUILD_WAIT_MS) })])
+  clearTimeout(timer)
+}
+
+/** Reciprocal rank fusion's constant. */
+const RRF_K = 60
+
+export async function searchRecall(recall: RecallParts, conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
+  const terms = queryTerms(query)
+  const dates = queryDates(query, recall.now())
+  const pool = Math.max(3 * limit, 30)
+  const keyword: Candidate[] = []
+  const vector: Candidate[] = []
+  const keys = await recall.scope(conversation)
+  const qv = recall.embedder && keys.length && query.trim() ? await recall.embedder.query(query, signal) : undefined
+  for (const key of keys) {
+    const idx = await recall.index(key)
+    await settled(idx)
+    const message = (n: number, doc: RecallDoc, found: ReadonlySet<string>): SearchHit => ({
+      url: historyUrl(key, n + 1), id: doc.id, at: new Date(doc.at).toISOString(),
+      who: doc.self ? `${doc.who} (you)` : doc.who, text: snippet(doc.text, found),
+    })
+    try {
+      if (terms.length || dates.length) {
+        const r = idx.search(terms, { limit: pool, dates })
+        const found = new Set(r.found)
+        for (const h of r.hits) {
+          const [doc] = idx.docs(h.n, h.n + 1)
+          if (!doc) continue
+          keyword.push({ id: `${key}\u0000${h.n}`, score: h.score / r.scale, at: doc.at, hit: () => message(h.n, doc, found) })
+        }
+      }
+      const vectors = qv && recall.vectorsOf(idx)
+      if (vectors) {
+        const found = new Set(terms.map(t => t.term))
+        for (const h of await vectors.search(qv, pool)) {
+          // unrelated (orthogonal) or opposite: not a neighbour at all
+          if (h.n >= idx.count || h.score <= 0) continue
+          const [doc] = idx.docs(h.n, h.n + 1)
+          // the index was made again while the vectors were read
+          if (!doc) continue
+          vector.push({ id: `${key}\u0000${h.n}`, score: h.score, at: doc.at, hit: () => message(h.n, doc, found) })
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof CorruptIndex)) throw e
+      recall.repair(key, e)
+    }
+  }
+  const found = new Set(terms.map(t => t.term))
+  for (const m of recall.memory.search(terms, pool)) {
+    keyword.push({
+      id: m.url, score: m.score / m.scale, at: m.at,
+      hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),
+    })
+  }
+  const byScore = (a: Candidate, b: Candidate) => b.score - a.score || b.at - a.at
+  keyword.sort(byScore)
+  const ranked = vector.length ? fuse([keyword.slice(0, pool), vector.sort(byScore)]) : keyword
+  return { hits: ranked.slice(0, limit).map(c => c.hit()) }
+}
+
+/** Reciprocal rank fusion: each list gives 1/(60 + rank); newest first among equals. */
+function fuse(lists: Candidate[][]): Candidate[] {
+  const all = new Map<string, Candidate>()
+  for (const list of lists) {
+    list.forEach((c, i) => {
+      const had = all.get(c.id)
+      if (had) had.score += 1 / (RRF_K + i + 1)
+      else all.set(c.id, { ...c, score: 1 / (RRF_K + i + 1) })
+    })
+  }
+  return [...all.values()].sort((a, b) => b.score - a.score || b.at - a.at)
+}

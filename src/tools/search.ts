@@ -1,0 +1,43 @@
+// search — find what was said in the conversation and in the mind's notes (SPEC §17). The tool
+// knows only its port; the runtime's recall (src/recall/) implements it.
+import { z } from 'zod'
+import type { Tool } from './types'
+import DESCRIPTION from './search.txt'
+
+export interface SearchHit {
+  url: string
+  id: string | null
+  at: string
+  who: string | null
+  text: string
+}
+
+export interface SearchResult {
+  hits: SearchHit[]
+}
+
+/** What the tool needs: a search from the conversation whose turn calls it. */
+export interface SearchPort {
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult>
+}
+
+const RESULT_TYPE = `{ hits: { url: string, id: string | null, at: string, who: string | null, text: string }[] }`
+
+export const DEFAULT_LIMIT = 10
+
+// limit is nullish: strict function-calling setups fill fields they do not use with null
+const inputSchema = z.object({
+  query: z.string().min(1).describe('words of what you look for'),
+  limit: z.number().int().min(1).max(50).nullish().describe('1 to 50 hits; default 10'),
+})
+
+export type SearchInput = z.infer<typeof inputSchema>
+
+export function searchTool(port: SearchPort): Tool<SearchInput, SearchResult> {
+  return {
+    description: DESCRIPTION.trim(),
+    inputSchema: inputSchema as unknown as z.ZodType<SearchInput>,
+    execute: (input, ctx) => port.search(ctx.turn.conversation, input.query, input.limit ?? DEFAULT_LIMIT, ctx.signal),
+    program: { output: RESULT_TYPE },
+  }
+}
