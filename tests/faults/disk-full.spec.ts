@@ -2,7 +2,7 @@
 // and written again. The disk is a real 256 KiB tmpfs (mounting needs root; skipped otherwise).
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, statfs, writeFile } from 'node:fs/promises'
+import { mkdtemp, open, readFile, rm, statfs, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HistoryStore } from '../../src/runtime/history-store'
@@ -29,12 +29,28 @@ async function unmount(dir: string | undefined) {
   await rm(dir, { recursive: true, force: true })
 }
 
-/** Fills the file system until about `leave` bytes are free. */
+/**
+ * Fills the file system until about `leave` bytes are free. Background writes of the plugin (its
+ * search index) may take space meanwhile: the filler then takes what is left, in smaller pieces.
+ */
 async function fill(dir: string, leave: number): Promise<string> {
   const s = await statfs(dir)
-  const free = s.bavail * s.bsize
   const path = join(dir, 'filler')
-  await writeFile(path, Buffer.alloc(Math.max(0, free - leave)))
+  const fh = await open(path, 'w')
+  try {
+    let want = Math.max(0, s.bavail * s.bsize - leave)
+    for (let chunk = 64 * 1024; want > 0 && chunk >= 1;) {
+      try {
+        await fh.write(Buffer.alloc(Math.min(chunk, want)))
+        want -= Math.min(chunk, want)
+      } catch (e: any) {
+        if (e?.code !== 'ENOSPC') throw e
+        chunk = Math.floor(chunk / 2)
+      }
+    }
+  } finally {
+    await fh.close()
+  }
   return path
 }
 
