@@ -1,4 +1,4 @@
-// A synthetic long group chat for the recall benchmark (bench 14): months of chatter among several
+// A synthetic long group chat for the recall benchmark (bench 15): months of chatter among several
 // speakers, with facts stated once (the evidence messages) and questions about them asked later in
 // other words. Two groups: one in English, one in Chinese. Seeded, so every run sees the same chat.
 //
@@ -7,6 +7,7 @@
 // "named", "dog" for a breed, "unwind" asked where the answer only says "painting"), a fact is
 // often the answer to someone else's question, and some questions share no word with their fact
 // but the speaker's name (no keyword search finds those; they keep the figures honest).
+import { seeded } from './data'
 
 export interface ChatMessage {
   who: string
@@ -27,16 +28,8 @@ export interface Conversation {
   questions: Question[]
 }
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** the suite's seeded PRNG (mulberry32), so every run builds the same chat */
+export const rng = seeded
 
 type Pick = <T>(xs: readonly T[]) => T
 

@@ -10,18 +10,9 @@ import { historyUrl } from './history-page'
 import type { RecallParts } from './parts'
 import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
+import type { SearchHit } from '../tools/search'
 
-export interface SearchHit {
-  /** history://… for a message, local://memory/…:N for a line of a note */
-  url: string
-  /** the platform message id; null for a note */
-  id: string | null
-  /** ISO 8601: when it was said (a note: when it last changed) */
-  at: string
-  /** who said it; null for a note */
-  who: string | null
-  text: string
-}
+export type { SearchHit }
 
 interface Candidate {
   id: string

@@ -5,9 +5,13 @@ import type { Tool } from './types'
 import DESCRIPTION from './search.txt'
 
 export interface SearchHit {
+  /** history://… for a message, local://memory/…:N for a line of a note */
   url: string
+  /** the platform message id; null for a note */
   id: string | null
+  /** ISO 8601: when it was said (a note: when it last changed) */
   at: string
+  /** who said it; null for a note */
   who: string | null
   text: string
 }
