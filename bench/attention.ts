@@ -107,7 +107,7 @@ export async function attention(mode: Mode): Promise<Row[]> {
   const before = await bursts(join(dir, 'bursts-old'), { debounceMs: 0, debounceMaxMs: 0, yield: 'never' })
   const n = mode.full ? 15 : 5
   const instant = await wakeToRequest(join(dir, 'latency-0'), { timing: { debounceMs: 0, debounceMaxMs: 0 } }, n * 2)
-  const debounced = await wakeToRequest(join(dir, 'latency-default'), {}, n)
+  const debounced = await wakeToRequest(join(dir, 'latency-default'), { timing: {} }, n)
   // a keyword wakes (the judge is asked about keywords, names and waits); no burst wait, to see the judge alone
   const keyword = { wake: { keywords: ['pizza'], mention: false }, timing: { debounceMs: 0, debounceMaxMs: 0 } }
   const unjudged = await wakeToRequest(join(dir, 'judge-none'), keyword, n * 2)

@@ -65,7 +65,8 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   const model = { id: 'main', baseURL: '', apiKey: '', model: 'm', maxRetries: 0, timeoutMs: 60000, toolCalls: 'native' as const, contextTokens: 0, fallback: [] as string[] }
   const config = configSchema({
     models: [model, ...(o.models ?? []).map(m => ({ ...model, id: m.id }))],
-    profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], ...(o.typing ? { typing: o.typing } : {}), ...o.profile }],
+    // no burst wait unless a bench sets its timing: a fact's turn starts at once, as `turn()` expects
+    profiles: [{ id: 'p', model: 'main', claims: [{ bot: '*', channels: ['*'] }], timing: { debounceMs: 0, debounceMaxMs: 0 }, ...(o.typing ? { typing: o.typing } : {}), ...o.profile }],
   } as any)
   let sent = 0
   const platform: Platform = {
