@@ -371,7 +371,7 @@ describe('console page in a real browser', function () {
       fact('b3', 'gina', '@Koishi are you around', at + 100, { wake: 'mention' }),
       fact('b4', 'hugo', 'koto, can you help too', at + 700, { wake: 'name:koto' }),
       { type: 'turn', at: at + 2200, turn: 1, reason: 'mention', merged: 2, waitedMs: 2100 },
-      { type: 'step', at: at + 2200, turn: 1, usage: { model: 'main', latencyMs: 400 }, messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 's1', toolName: 'send_message', input: { messages: ['here, both of you'] } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 's1', toolName: 'send_message', output: { type: 'json', value: { ok: true, ids: ['x'] } } }] }] },
+      { type: 'step', at: at + 2200, turn: 1, usage: { model: 'main', latencyMs: 400 }, loaded: ['calendar_create_event'], messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 's1', toolName: 'send_message', input: { messages: ['here, both of you'] } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 's1', toolName: 'send_message', output: { type: 'json', value: { ok: true, ids: ['x'] } } }] }] },
       fact('b5', 'gina', 'anyone want pizza later', at + 30_000),
       { type: 'declined', at: at + 31_000, reason: 'keyword:pizza', why: 'the judge said "no"' },
       { type: 'turn', at: at + 90_000, turn: 2, reason: 'wait:time', late: true },
@@ -387,6 +387,8 @@ describe('console page in a real browser', function () {
     expect(await page.locator('.kd-turn').first().innerText()).to.include('2 messages merged').and.include('waited 2.1 s')
     expect(await page.locator('.kd-declined').innerText()).to.include('not woken by the keyword "pizza": the judge said "no"')
     expect(await page.locator('.kd-turn').nth(1).innerText()).to.include('(late: kotodama was not running)')
+    // a tool the turn found with tool_search (SPEC §18)
+    expect(await page.locator('.kd-step .kd-loaded').innerText()).to.include('calendar_create_event')
     await shot('19-kotodama-attention')
   })
 
