@@ -7,6 +7,8 @@ import { parseFileUrl } from '../resources/file-url'
 
 export interface ConfigProblem {
   profile?: string
+  /** the profile's place in the config's list, for a problem that stops it */
+  index?: number
   path: string
   message: string
   /** the profile starts without the bad part (the message says what is left out) */
@@ -188,7 +190,7 @@ export function checkConfig(config: Config): CheckedConfig {
   config.profiles.forEach((p, i) => {
     const found = profileProblems(p, i, models, seen)
     if (p.id) seen.add(p.id)
-    if (found.length) return problems.push(...found.map(f => ({ profile: p.id || `#${i}`, ...f })))
+    if (found.length) return problems.push(...found.map(f => ({ profile: p.id || `#${i}`, index: i, ...f })))
     // a server that is unknown or misconfigured costs the profile its tools, not the profile itself
     const mcp = (p.mcp ?? []).filter((id, k) => {
       if (mcpServers.has(id)) return true

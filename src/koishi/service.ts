@@ -164,9 +164,8 @@ export class KotodamaService extends Service {
   notStarted(): { profile: ProfileConfig; problems: string[] }[] {
     const out = new Map<string, { profile: ProfileConfig; problems: string[] }>()
     for (const p of this.checked.problems) {
-      if (p.profile === undefined || p.leftOut) continue
-      const index = Number(/^profiles\[(\d+)\]/.exec(p.path)?.[1])
-      const profile = this.config.profiles?.[index]
+      if (p.index === undefined || p.leftOut) continue
+      const profile = this.config.profiles?.[p.index]
       if (!profile?.id || this.profiles.some(q => q.id === profile.id)) continue
       if (!out.has(profile.id)) out.set(profile.id, { profile, problems: [] })
       out.get(profile.id)!.problems.push(`config ${p.path} ${p.message}`)

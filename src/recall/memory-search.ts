@@ -2,8 +2,8 @@
 // document, ranked as messages are (a line is found through the lines around it, as a message
 // through its neighbours). The notes are few and small (memory's quotas), so their index lives in
 // memory and is made again when a note changed (its size or time), found by one walk of the folder
-// per search.
-import { openSync, readdirSync, readSync, closeSync, statSync } from 'node:fs'
+// per search. The walk and the reads are asynchronous: a search never holds up other conversations.
+import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { QueryTerm } from './analyze'
 import { LiveBuffer } from './live'
@@ -39,10 +39,11 @@ export class MemorySearch {
   /** `root`: the runtime's local/ folder. */
   constructor(private root: string) {}
 
-  search(terms: QueryTerm[], limit: number): MemoryHit[] {
-    const notes = this.walk()
-    if (!notes.length || !terms.length) return []
-    const built = this.build(notes)
+  async search(terms: QueryTerm[], limit: number): Promise<MemoryHit[]> {
+    if (!terms.length) return []
+    const notes = await this.walk()
+    if (!notes.length) return []
+    const built = await this.build(notes)
     const r = rank([built.index], terms, { limit })
     return r.hits.map(h => {
       const { note, line } = built.lines[h.n]
@@ -53,31 +54,31 @@ export class MemorySearch {
     })
   }
 
-  private walk(): Note[] {
+  private async walk(): Promise<Note[]> {
     const out: Note[] = []
-    const visit = (rel: string) => {
+    const visit = async (rel: string) => {
       let entries
       try {
-        entries = readdirSync(join(this.root, FOLDER, rel), { withFileTypes: true })
+        entries = await readdir(join(this.root, FOLDER, rel), { withFileTypes: true })
       } catch {
         return
       }
       for (const e of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
         const child = rel ? `${rel}/${e.name}` : e.name
-        if (e.isDirectory()) visit(child)
+        if (e.isDirectory()) await visit(child)
         else if (e.isFile()) {
           try {
-            const st = statSync(join(this.root, FOLDER, child))
+            const st = await stat(join(this.root, FOLDER, child))
             if (st.size <= MAX_NOTE_BYTES) out.push({ rel: child, size: st.size, mtimeMs: st.mtimeMs })
           } catch {}
         }
       }
     }
-    visit('')
+    await visit('')
     return out
   }
 
-  private build(notes: Note[]) {
+  private async build(notes: Note[]) {
     const signature = notes.map(n => `${n.rel}\u0000${n.size}\u0000${n.mtimeMs}`).join('\u0001')
     if (this.built?.signature === signature) return this.built
     const index = new LiveBuffer(0)
@@ -85,7 +86,7 @@ export class MemorySearch {
     let total = 0
     for (const note of notes) {
       if ((total += note.size) > MAX_TOTAL_BYTES) break
-      const text = readNote(join(this.root, FOLDER, note.rel), note.size)
+      const text = await readNote(join(this.root, FOLDER, note.rel), note.size)
       if (text === undefined) continue
       text.split('\n').forEach((line, i) => {
         if (!line.trim()) return
@@ -97,14 +98,14 @@ export class MemorySearch {
   }
 }
 
-function readNote(path: string, size: number): string | undefined {
-  let fd: number | undefined
+async function readNote(path: string, size: number): Promise<string | undefined> {
+  let fh
   try {
-    fd = openSync(path, 'r')
+    fh = await open(path, 'r')
     const buf = Buffer.alloc(size)
     let got = 0
     while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got)
+      const { bytesRead: n } = await fh.read(buf, got, size - got, got)
       if (!n) break
       got += n
     }
@@ -113,6 +114,6 @@ function readNote(path: string, size: number): string | undefined {
   } catch {
     return undefined
   } finally {
-    if (fd !== undefined) closeSync(fd)
+    await fh?.close()
   }
 }

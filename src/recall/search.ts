@@ -78,7 +78,7 @@ export async function searchRecall(recall: RecallParts, conversation: string | u
     }
   }
   const found = new Set(terms.map(t => t.term))
-  for (const m of recall.memory.search(terms, pool)) {
+  for (const m of await recall.memory.search(terms, pool)) {
     keyword.push({
       id: m.url, score: m.score / m.scale, at: m.at,
       hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),

@@ -112,7 +112,8 @@ export class UsageBook {
     return out
   }
 
-  record(model: string, u: StepUsage | undefined, ok: boolean): void {
+  /** One request of `model` (or, `requests` 0, an error that was no request: a refused send). */
+  record(model: string, u: StepUsage | undefined, ok: boolean, requests = 1): void {
     const day = this.dayOf(this.clock.now())
     if (day !== this.day) {
       // a new day: yesterday's file keeps yesterday's counts, and the table keeps them too
@@ -126,7 +127,7 @@ export class UsageBook {
     for (const book of [this.total, this.today]) {
       const c = book.get(model) ?? zero()
       book.set(model, addCounts(c, {
-        requests: 1, errors: ok ? 0 : 1,
+        requests, errors: ok ? 0 : 1,
         promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, completionTokens: u?.completionTokens, cost,
       }))
     }
@@ -135,8 +136,7 @@ export class UsageBook {
 
   /** A message the platform refused: counted with the day's errors. */
   recordFailedSend(): void {
-    this.record(FAILED_SENDS, undefined, false)
-    for (const book of [this.total, this.today]) book.get(FAILED_SENDS)!.requests--
+    this.record(FAILED_SENDS, undefined, false, 0)
   }
 
   /** Sends the platform refused, since start and today. */
