@@ -1,8 +1,50 @@
-// Import-cycle check for src/ (npm run check:cycles). Type-only imports count: with
-// tsPreCompilationDeps dependency-cruiser reads the TypeScript before `import type` is erased.
+// Structure check for src/ (npm run check:cycles): no import cycle, and the layers below. Type-only
+// imports count: with tsPreCompilationDeps dependency-cruiser reads the TypeScript before `import
+// type` is erased.
+
+// The layers of src/, lowest first (docs/architecture.md). A folder imports only folders of the
+// layers before its own: never a higher one, never another folder of its layer.
+const LAYERS = [
+  ['util'],
+  ['claims'],
+  ['resources'],
+  ['config'],
+  ['usage'],
+  ['contract'],
+  ['exit'],
+  ['model', 'sandbox', 'typing'],
+  ['history'],
+  ['tools'],
+  ['memory', 'tool-search', 'attention', 'mcp'],
+  ['recall'],
+  ['runtime'],
+  ['console-data'],
+  ['koishi'],
+]
+
+const any = folders => `^src/(${folders.join('|')})/`
+const layerRules = LAYERS.flatMap((layer, i) => layer.map(folder => {
+  const above = [...LAYERS.slice(i + 1).flat(), ...layer.filter(f => f !== folder)]
+  return {
+    name: `layer-${folder}`,
+    severity: 'error',
+    comment: `src/${folder}/ is in layer ${i} (.dependency-cruiser.cjs LAYERS): it may not import ${above.join(', ')}.`,
+    from: { path: `^src/${folder}/` },
+    to: { path: any(above) },
+  }
+}))
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'every-folder-in-a-layer',
+      severity: 'error',
+      comment: 'A new folder of src/ gets its place in LAYERS first.',
+      from: { path: '^src/[^/]+/' , pathNot: any(LAYERS.flat()) },
+      to: {},
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -10,7 +10,7 @@ import { sendMessageTool } from '../src/tools/send-message'
 import { readTool } from '../src/tools/read'
 import { waitTool } from '../src/tools/wait'
 import { finishTool } from '../src/tools/finish'
-import type { Tool } from '../src/tools/types'
+import type { Tool } from '../src/contract/tool'
 import { interleave, median, type Mode, type Row } from './measure'
 import { scriptedModel, sendCall } from './runtime-setup'
 

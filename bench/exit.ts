@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { exitToolResult } from '../src/exit/tool-output'
 import { ArtifactStore } from '../src/resources/schemes/artifact-store'
 import { AssetStore } from '../src/resources/schemes/asset-store'
-import type { Tool } from '../src/tools/types'
+import type { Tool } from '../src/contract/tool'
 import { proseLine, seeded } from './data'
 import { interleave, MB, median, type Mode, type Row } from './measure'
 

@@ -7,10 +7,10 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider'
-import { formatTime } from '../src/runtime/render-facts'
+import { formatTime } from '../src/history/render-facts'
 import { TIME_ZONE } from '../src/runtime/request/turn-line'
 import { systemClock, type Clock } from '../src/util/clock'
-import type { Fact } from '../src/runtime/types'
+import type { Fact } from '../src/history/entries'
 import type { Mode, Row } from './measure'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
 

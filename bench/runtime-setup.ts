@@ -10,8 +10,10 @@ import type { TypingConfig } from '../src/config/types'
 import type { Conversation } from '../src/runtime/conversation'
 import { Extensions } from '../src/runtime/extensions'
 import { Runtime } from '../src/runtime/runtime'
-import type { Fact, Logger, Platform } from '../src/runtime/types'
-import { standardWakeEngine } from '../src/runtime/wake/standard'
+import type { Fact } from '../src/history/entries'
+import type { Logger } from '../src/util/logger'
+import type { Platform } from '../src/runtime/types'
+import { standardWakeEngine } from '../src/attention/standard-wake'
 
 export const BOT = 'bench:1'
 

@@ -1,7 +1,7 @@
 // The page's texts in the console's language, and how it writes times, sizes, tokens and costs (SPEC §12, §16).
 import { useI18n } from 'vue-i18n'
 import type { Spend } from '../src/console-data/types'
-import { cachedShare, formatCost, formatShare } from '../src/runtime/cost'
+import { cachedShare, formatCost, formatShare } from '../src/usage/cost'
 import { CONSOLE_WAKE_REASON } from '../src/console-data/wake-reason'
 import zhCN from './locales/zh-CN.yml'
 import enUS from './locales/en-US.yml'

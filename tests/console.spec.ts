@@ -12,13 +12,13 @@ import { conversationSummaries, conversationTranscript, runtimeSummary } from '.
 import { runtimeHome } from '../src/runtime/runtime'
 import { storedConversations, storedTranscript } from '../src/console-data/stored'
 import { Harness, call } from './support/harness'
-import type { Entry } from '../src/runtime/types'
+import type { Entry } from '../src/history/entries'
 import { startDemo, type Demo } from '../scripts/demo'
 import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
 import { LoadedConversations } from '../src/runtime/loaded-conversations'
 import { memoryDatabase, sqliteDatabase } from './support/databases'
-import { costOf } from '../src/runtime/cost'
+import { costOf } from '../src/usage/cost'
 
 const fact = (id: string, content: string, at = 1000): Entry => ({
   type: 'fact', at, wake: 'direct',

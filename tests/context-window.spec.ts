@@ -4,7 +4,7 @@ import { windowEntries as windowOf, GAP_NOTE, sizeOf } from '../src/runtime/requ
 import { blockWindow, type BlockWindow } from '../src/runtime/request/block-window'
 import { turnLine } from '../src/runtime/request/turn-line'
 import { shortenEntries } from '../src/runtime/request/shorten'
-import type { Entry } from '../src/runtime/types'
+import type { Entry } from '../src/history/entries'
 
 const windowEntries = (entries: Entry[], limits: { maxMessages: number; maxChars: number }) => windowOf(entries, limits).entries
 const fact = (n: number, channel = 'group:1', content = `message ${n}`): Entry => ({

@@ -9,7 +9,7 @@ import { exitToolResult, type ExitContext } from '../src/exit/tool-output'
 import { ArtifactStore } from '../src/resources/schemes/artifact-store'
 import { AssetStore } from '../src/resources/schemes/asset-store'
 import { artifactScheme } from '../src/resources/schemes/artifact'
-import type { Tool } from '../src/tools/types'
+import type { Tool } from '../src/contract/tool'
 import { presentRead } from '../src/tools/read-output'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')

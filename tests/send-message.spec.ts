@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { sendMessageTool } from '../src/tools/send-message'
-import type { ResolvedMedia, SendTarget, ToolCallContext, ToolHost, TurnState } from '../src/tools/types'
+import type { ResolvedMedia, SendTarget, ToolHost } from '../src/tools/types'
+import type { ToolCallContext, TurnState } from '../src/contract/tool'
 import { typingDelay } from '../src/typing/delay'
 
 // send_message against a hand-written host: no Koishi, no model. The host records what a user

@@ -9,9 +9,9 @@ import { startManyMcp, type ManyMcp } from './support/mcp-many-server'
 import { DOMAINS, MANY_TOOLS, toolDefs } from './support/many-tools'
 import { planSearch, stepTools, terms, ToolIndex, withHidden } from '../src/tool-search'
 import { transcript } from '../src/console-data/transcript'
-import { entryProblem } from '../src/runtime/entry-shape'
-import type { Entry } from '../src/runtime/types'
-import type { Tool } from '../src/tools/types'
+import { entryProblem } from '../src/history/entry-shape'
+import type { Entry } from '../src/history/entries'
+import type { Tool } from '../src/contract/tool'
 
 const ALL = DOMAINS.map(d => d.id)
 const systemOf = (req: RecordedRequest): string => messagesOf(req)[0].content

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { standardWakeEngine } from '../src/runtime/wake/standard'
-import type { Fact } from '../src/runtime/types'
+import { standardWakeEngine } from '../src/attention/standard-wake'
+import type { Fact } from '../src/history/entries'
 
 describe('standard wake engine', () => {
   const base: Fact = { id: '1', at: 0, bot: 'mock:514', channel: 'group:1', direct: false, user: { id: 'u', name: 'U' }, content: 'hello' }

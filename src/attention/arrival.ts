@@ -5,7 +5,7 @@
 // that is still typing (`timing.yield`).
 import { DEFAULT_STALE_SECONDS, DEFAULT_TIMING } from '../config/defaults'
 import type { ProfileConfig } from '../config/types'
-import type { Fact } from '../runtime/types'
+import type { Fact } from '../history/entries'
 
 /** Wake reasons that address the mind (a private message, a mention, a quote, a name). */
 export function addressed(wake: string | undefined): boolean {

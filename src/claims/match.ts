@@ -1,5 +1,4 @@
 // One claim matcher for routing and for cross-mode targets (SPEC §1).
-import type { ClaimConfig } from '../config/types'
 import { channelForms } from './channel-key'
 
 /** Why a pattern is malformed, or undefined when it is fine. */
@@ -31,12 +30,18 @@ export function matchChannels(patterns: string[], forms: string[]): boolean {
 }
 
 /** `bot` is 'platform:selfId'; `channel` a channel key (either spelling of it matches). */
-export function isClaimed(claims: ClaimConfig[], bot: string, channel: string): boolean {
+/** A profile's claim as the matcher reads it (config's `Claim`). */
+export interface Claim {
+  bot: string
+  channels: string[]
+}
+
+export function isClaimed(claims: Claim[], bot: string, channel: string): boolean {
   const forms = channelForms(channel)
   return claims.some(c => matchPattern(c.bot, bot) && matchChannels(c.channels, forms))
 }
 
 /** Some claim of `claims` names `bot` (any channel): the profile may run on that bot. */
-export function claimsBot(claims: ClaimConfig[], bot: string): boolean {
+export function claimsBot(claims: Claim[], bot: string): boolean {
   return claims.some(c => matchPattern(c.bot, bot) && c.channels.some(p => !p.startsWith('!')))
 }

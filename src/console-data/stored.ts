@@ -3,10 +3,10 @@
 // loaded (never since the start, or unloaded by the budget of loaded conversations). Everything
 // is read from the runtime's own storage, read-only; nothing is loaded into a runtime or started.
 import { join } from 'node:path'
-import type { HistorySide } from '../runtime/history-sides'
-import type { PriceOf } from '../runtime/cost'
-import type { Logger } from '../runtime/types'
-import { UsageBook } from '../runtime/usage'
+import type { HistorySide } from '../history/sides'
+import type { PriceOf } from '../usage/cost'
+import type { Logger } from '../util/logger'
+import { UsageBook } from '../usage/book'
 import { systemClock } from '../util/clock'
 import { memoryFiles, usageToday } from './summary'
 import { TRANSCRIPT_ENTRIES, transcript } from './transcript'

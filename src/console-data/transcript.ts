@@ -3,8 +3,8 @@
 // and their results as the model read them, sends delivered or failed, model calls that failed
 // (§11). Pure: entries in, JSON out.
 import h from '@satorijs/element'
-import { addCost, costOf, type PriceOf } from '../runtime/cost'
-import type { Entry, LiveStep } from '../runtime/types'
+import { addCost, costOf, type PriceOf } from '../usage/cost'
+import type { Entry, LiveStep } from '../history/entries'
 import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
 /** The transcript shows at most this many of the newest entries. */

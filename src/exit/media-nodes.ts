@@ -1,15 +1,6 @@
 // Media are recognised only in explicit nodes (SPEC §7 step 4); a plain field that happens to
 // hold base64 is never guessed to be media.
-
-export interface MediaNode {
-  data: string            // base64
-  mediaType: string
-  /** where the bytes came from, when the node says so (read file results) */
-  url?: string
-  filename?: string
-  width?: number
-  height?: number
-}
+import type { MediaNode } from '../contract/tool'
 
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v)
 const isBase64 = (v: unknown): v is string => typeof v === 'string'

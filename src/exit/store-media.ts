@@ -6,7 +6,7 @@ import type { AssetStore } from '../resources/schemes/asset-store'
 import { imageDimensions } from '../resources/image-dimensions'
 import { UUIDV7 } from '../util/uuidv7'
 import type { AttachmentItem } from './attachments'
-import type { MediaNode } from './media-nodes'
+import type { MediaNode } from '../contract/tool'
 
 export interface MediaStores {
   artifacts: ArtifactStore

@@ -3,7 +3,7 @@
 // (`present`), convert it AI SDK style (`toModelOutput`), or take the default presentation.
 // Explicit media nodes are stored and replaced by attachment lines; display text over the budget
 // is archived as one artifact and shown as its first page.
-import type { ExitKit, Tool, ToolResultOutput } from '../tools/types'
+import type { ExitKit, Tool, ToolResultOutput } from '../contract/tool'
 import { attachmentLine, type AttachmentItem } from './attachments'
 import { asMediaNode, replaceMedia } from './media-nodes'
 import { pageString, TEXT_BUDGET } from '../resources/paging'

@@ -4,9 +4,9 @@
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
 import { botIdOf, channelOf } from './session-to-fact'
-import { MigrationError } from '../runtime/migrate-history'
-import { cachedShare, formatCost, formatShare } from '../runtime/cost'
-import type { UsageCounts } from '../runtime/usage'
+import { MigrationError } from '../history/migrate'
+import { cachedShare, formatCost, formatShare } from '../usage/cost'
+import type { UsageCounts } from '../usage/book'
 import { MigrateRefused } from './service'
 
 export function registerCommands(ctx: Context) {

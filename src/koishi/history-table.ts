@@ -3,7 +3,7 @@
 // file that touches `ctx.model`/`ctx.database`. The model is declared on first use, so an
 // instance on storage: files creates no table until a migration needs it.
 import type { Context } from 'koishi'
-import type { ConversationRef, HistoryRow, HistoryTable } from '../runtime/history-table'
+import type { ConversationRef, HistoryRow, HistoryTable } from '../history/table'
 
 export const HISTORY_TABLE = 'kotodama_history'
 

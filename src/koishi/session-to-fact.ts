@@ -2,7 +2,7 @@
 import { h, Session, Universal } from 'koishi'
 import { channelKey, rawChannel } from '../claims/channel-key'
 import type { AssetStore } from '../resources/schemes/asset-store'
-import type { Fact } from '../runtime/types'
+import type { Fact } from '../history/entries'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { namesBot } from './mentions'
 

@@ -4,7 +4,7 @@
 // a schema zod cannot read lets every object through rather than hiding the tool.
 import { jsonSchema, type JSONSchema7 } from 'ai'
 import { z } from 'zod'
-import type { ToolInputSchema } from '../tools/types'
+import type { ToolInputSchema } from '../contract/tool'
 
 type Parsed = ReturnType<z.ZodType['safeParse']>
 

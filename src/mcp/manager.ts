@@ -3,7 +3,8 @@
 // whenever the server lists new ones; a runtime gets them when its profile names the server.
 import type { Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from '../config/types'
-import { BUILTIN_TOOLS, type ToolFactory } from '../runtime/extensions'
+import { BUILTIN_TOOLS } from '../contract/builtin-names'
+import { type ToolFactory } from '../tools/types'
 import { McpConnection, type ConnectionDeps, type McpServerStatus } from './connection'
 import { mcpInputSchema } from './input-schema'
 import { mcpToolName } from './names'

@@ -4,7 +4,7 @@
 // read. A result with `isError` is an error.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { asMediaNode } from '../exit/media-nodes'
-import type { ExitKit, ToolResultOutput } from '../tools/types'
+import type { ExitKit, ToolResultOutput } from '../contract/tool'
 import { mcpUrl } from './url'
 
 type Block = Record<string, any>

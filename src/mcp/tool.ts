@@ -2,7 +2,7 @@
 // through the server's connection, the result presented through the unified exit.
 import type { Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
 import { tsType } from '../sandbox/declarations'
-import type { Tool, ToolInputSchema } from '../tools/types'
+import type { Tool, ToolInputSchema } from '../contract/tool'
 import type { McpConnection } from './connection'
 import { presentMcp, toOutput, type McpOutput } from './result'
 import CONTENT_TYPE from './result-type.txt'

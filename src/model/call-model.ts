@@ -11,7 +11,7 @@ import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3FunctionTo
 import { secureJsonParse } from '@ai-sdk/provider-utils'
 import type { ZodType } from 'zod'
 import type { ModelHandle } from './provider'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import { checkMessages } from './check-messages'
 import { splitReasoning } from './reasoning'
 import { INVALID_KEY } from './dialects'

@@ -4,7 +4,7 @@
 // A server that reports fewer prompt tokens than the request must hold (one per 4 UTF-16 units)
 // cut the prompt: that is logged once per model, with the likely cause.
 import { asSchema } from 'ai'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import type { Logger } from '../util/logger'
 import type { PublicModelConfig } from './provider'
 

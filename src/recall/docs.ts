@@ -3,7 +3,7 @@
 // order. Everything else (steps' thoughts, notes, tool results) is not "what was said".
 import h from '@satorijs/element'
 import { normalizeTarget } from '../claims/channel-key'
-import type { Entry } from '../runtime/types'
+import type { Entry } from '../history/entries'
 
 export interface RecallDoc {
   /** where it comes from, unique in its history: `f:<channel>:<message id>` or `s:<at>:<call id>:<n>` */

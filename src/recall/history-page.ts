@@ -7,7 +7,7 @@
 // non-file scheme's text is (SPEC §5.3).
 import { ResourceError } from '../resources/errors'
 import { encodeSegment } from '../resources/file-url'
-import { formatTime } from '../runtime/render-facts'
+import { formatTime } from '../history/render-facts'
 import { quote } from '../util/clip'
 import type { RecallDoc } from './docs'
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../util/atomic-write'
 import type { Logger } from '../util/logger'
-import type { Entry } from './types'
+import type { Entry } from '../history/entries'
 
 /** A wait as armed at the end of its turn: `at` is when. */
 export interface StoredWait {

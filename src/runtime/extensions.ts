@@ -1,16 +1,9 @@
 // What other plugins (and the built-ins) add to every runtime (SPEC §9). The Koishi service
 // removes an entry when the plugin that registered it is disposed.
-import type { SchemeHandler } from '../resources/types'
-import type { RuntimeView, Tool } from '../tools/types'
-import type { WakeEngineFactory } from './wake/types'
+import { BUILTIN_TOOLS, RESERVED_SCHEMES } from '../contract/builtin-names'
+import type { SchemeFactory, ToolFactory } from '../tools/types'
+import type { WakeEngineFactory } from '../attention/wake-engine'
 
-/** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
-export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
-/** Returns undefined when the tool does not apply to this runtime (e.g. an MCP server its profile does not list). */
-export type ToolFactory = (runtime: RuntimeView) => Tool | undefined
-
-export const RESERVED_SCHEMES = ['asset', 'artifact', 'local']
-export const BUILTIN_TOOLS: readonly string[] = ['send_message', 'read', 'write', 'finish', 'wait', 'codemode', 'tool_search']
 
 export class Extensions {
   readonly schemes = new Map<string, SchemeFactory>()

@@ -1,7 +1,7 @@
 // A very long message is archived whole and shown as its start plus the read call for the rest,
 // so a pasted log cannot flood the context.
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
-import type { Fact } from './types'
+import type { Fact } from '../history/entries'
 import { safeCut } from '../util/surrogate'
 
 export const MAX_FACT_CHARS = 4000

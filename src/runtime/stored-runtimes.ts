@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import { claimsBot } from '../claims/match'
 import type { ProfileConfig } from '../config/types'
 import { fromSafeName, safeName } from '../util/safe-name'
-import type { HistoryTable } from './history-table'
+import type { HistoryTable } from '../history/table'
 import { runtimeHome } from './runtime'
-import type { Logger } from './types'
+import type { Logger } from '../util/logger'
 
 export interface StoredRuntime {
   profile: ProfileConfig

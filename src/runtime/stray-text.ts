@@ -1,9 +1,9 @@
 // A step with no tool call delivered nothing (SPEC §4.6 strayText): remind once, send it, or drop it.
 import type { ModelMessage } from 'ai'
-import type { TurnState } from '../tools/types'
+import type { TurnState } from '../contract/tool'
 import type { TurnPort } from './turn-port'
-import type { Entry } from './types'
-import type { StepUsage } from './usage'
+import type { Entry } from '../history/entries'
+import type { StepUsage } from '../usage/book'
 
 const REMINDER = '[reminder: your last reply was plain text, and plain text reaches nobody. Speak with send_message, or call finish to stay silent.]'
 

@@ -5,12 +5,13 @@ import type { ProfileConfig } from '../config/types'
 import type { MediaStores } from '../exit/store-media'
 import type { FailoverPort } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
-import type { SendTarget, Tool, TurnState } from '../tools/types'
+import type { SendTarget } from '../tools/types'
+import type { Tool, TurnState } from '../contract/tool'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { ModelRequest } from './request/build-request'
-import type { Entry, LiveStep } from './types'
+import type { Entry, LiveStep } from '../history/entries'
 
 /** Why a turn starts (attention/gate.ts). */
 export type TurnRequest = TurnStart

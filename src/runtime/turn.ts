@@ -9,8 +9,8 @@ import { runCalls, stepMessages } from './run-calls'
 import { stepEndsTurn } from './stop-rule'
 import { strayStep } from './stray-text'
 import type { TurnPort, TurnRequest } from './turn-port'
-import type { Entry, LiveStep } from './types'
-import { stepUsage } from './usage'
+import type { Entry, LiveStep } from '../history/entries'
+import { stepUsage } from '../usage/book'
 
 export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
   const state = port.beginTurn(req)

@@ -1,7 +1,7 @@
 // An armed wait declaration: a time window and a message window, the first satisfied fires once
 // (SPEC §4.3). Stored in the history and the home's waits index (durable-waits.ts, SPEC §15); a
 // restored one counts from its stored time and the facts already seen.
-import type { WaitDeclaration } from '../tools/types'
+import type { WaitDeclaration } from '../contract/tool'
 
 /** `lateMs`: the time window ended while kotodama was not running, this long ago */
 export type WaitFired = { window: 'time'; seconds: number; lateMs?: number } | { window: 'messages'; messages: number }

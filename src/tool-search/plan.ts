@@ -6,7 +6,7 @@
 import { DEFAULT_TOOLS, SEARCH_ABOVE_CHARS } from '../config/defaults'
 import type { ProfileConfig } from '../config/types'
 import { declaredChars } from '../model/context-size'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import { sourceLines } from './summary'
 import { toolSearchTool } from './tool'
 

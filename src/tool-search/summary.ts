@@ -3,7 +3,7 @@
 // (the first sentence of its instructions) or, without them, the words its tools' descriptions
 // use most and other sources' use least (one form per stem). Tools other plugins registered share
 // one line. Kept short: the lines go with every request (bench 14).
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import { clip } from '../util/clip'
 import { plainWords, terms } from './terms'
 

@@ -5,7 +5,7 @@
 // (thesaurus.ts), which count half.
 import MiniSearch from 'minisearch'
 import { asSchema } from 'ai'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import { terms } from './terms'
 import { synonymsOf } from './thesaurus'
 

@@ -1,7 +1,7 @@
 // tool_search({ query, limit? }) (SPEC §18): the best-matching tools' full declarations. The
 // hidden tools it returns are loaded: declared from the next step on, for the rest of the turn.
 import { z } from 'zod'
-import type { Tool } from '../tools/types'
+import type { Tool } from '../contract/tool'
 import { prose } from '../util/prose'
 import { jsonSchemaOf, ToolIndex } from './tool-index'
 import { load } from './turn'

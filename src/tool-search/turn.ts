@@ -3,7 +3,7 @@
 // tool_search, or called by name before they were found), in the order it loaded them. A loaded
 // tool is appended, never placed among what earlier requests declared, so every request of the
 // turn repeats the previous one's declarations as its prefix.
-import type { Tool, TurnState } from '../tools/types'
+import type { Tool, TurnState } from '../contract/tool'
 
 const hiddenOf = new WeakMap<Map<string, Tool>, ReadonlySet<string>>()
 

@@ -1,7 +1,7 @@
 // Which tools the model calls directly and which only from programs (SPEC §8).
 import type { CodemodeLimits } from '../config/types'
 import { codemodeTool, type ProgramRunner } from './codemode'
-import type { Tool } from './types'
+import type { Tool } from '../contract/tool'
 
 /** Always direct, never in the sandbox. */
 const RESIDENT = ['finish', 'wait']

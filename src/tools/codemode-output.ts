@@ -3,7 +3,7 @@
 import type { ProgramOutcome } from '../sandbox/types'
 import { isLifetime, LIFETIMES } from '../exit/attachments'
 import { asMediaNode } from '../exit/media-nodes'
-import type { ExitKit, ToolResultOutput } from './types'
+import type { ExitKit, ToolResultOutput } from '../contract/tool'
 
 /** A host call the program never saw settle: what it did after the program ended. */
 export interface UnfinishedCall {

@@ -5,7 +5,7 @@ import type { HostTool, ProgramOutcome, RunOptions } from '../sandbox/types'
 import { toolDeclarations } from '../sandbox/declarations'
 import { prose } from '../util/prose'
 import { presentProgram, type CodemodeOutcome, type UnfinishedCall } from './codemode-output'
-import type { Tool, ToolCallContext } from './types'
+import type { Tool, ToolCallContext } from '../contract/tool'
 import DESCRIPTION from './codemode.txt'
 
 /** Runs programs; the service's sandbox (one per plugin instance). */

@@ -1,6 +1,6 @@
 // finish — end the turn without saying anything (SPEC §4.4).
 import { z } from 'zod'
-import type { Tool } from './types'
+import type { Tool } from '../contract/tool'
 import DESCRIPTION from './finish.txt'
 
 const inputSchema = z.object({

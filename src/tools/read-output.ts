@@ -5,7 +5,7 @@ import { isLifetime } from '../exit/attachments'
 import { asMediaNode } from '../exit/media-nodes'
 import { renderTruncatedNote } from '../resources/paging'
 import type { ReadResult } from '../resources/types'
-import type { ExitKit, ToolResultOutput } from './types'
+import type { ExitKit, ToolResultOutput } from '../contract/tool'
 
 /** A direct read's page carries the URL of the next page. */
 export type ReadPage = ReadResult & { continueUrl?: string }

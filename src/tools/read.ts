@@ -1,6 +1,7 @@
 // read — one way to look at anything addressed by URL (SPEC §4.2).
 import { z } from 'zod'
-import type { RuntimeView, Tool } from './types'
+import type { RuntimeView } from './types'
+import type { Tool } from '../contract/tool'
 import { splitQuestion } from '../resources/file-url'
 import { ResourceError } from '../resources/errors'
 import { errorResult } from '../resources/center'

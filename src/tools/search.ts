@@ -1,7 +1,7 @@
 // search — find what was said in the conversation and in the mind's notes (SPEC §17). The tool
 // knows only its port; the runtime's recall (src/recall/) implements it.
 import { z } from 'zod'
-import type { Tool } from './types'
+import type { Tool } from '../contract/tool'
 import DESCRIPTION from './search.txt'
 
 export interface SearchHit {

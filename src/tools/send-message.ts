@@ -1,7 +1,8 @@
 // send_message — the only way the mind speaks (SPEC §4.1).
 import h from '@satorijs/element'
 import { z } from 'zod'
-import type { SendTarget, Tool, ToolCallContext, ToolHost } from './types'
+import type { SendTarget, ToolHost } from './types'
+import type { Tool, ToolCallContext } from '../contract/tool'
 import { typingDelay } from '../typing/delay'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { prose } from '../util/prose'

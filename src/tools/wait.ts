@@ -1,6 +1,6 @@
 // wait — declare the next wake-up and end the turn (SPEC §4.3).
 import { z } from 'zod'
-import type { Tool, WaitDeclaration } from './types'
+import type { Tool, WaitDeclaration } from '../contract/tool'
 import DESCRIPTION from './wait.txt'
 
 const inputSchema = z.object({

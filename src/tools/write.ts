@@ -3,7 +3,8 @@
 import { z } from 'zod'
 import type { WriteRequest, WriteResult } from '../resources/types'
 import { prose } from '../util/prose'
-import type { RuntimeView, Tool } from './types'
+import type { RuntimeView } from './types'
+import type { Tool } from '../contract/tool'
 import DESCRIPTION from './write.txt'
 
 const RESULT_TYPE = `{ ok: true, url: string, bytes: number, lines: number } | { ok: false, error: { code: 'forbidden' | 'invalid_url' | 'not_found' | 'no_match' | 'ambiguous_match' | 'too_large' | 'write_failed', message: string, matches?: number } }`

@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Harness, call } from '../support/harness'
 import { disposeAndWait, homeOf } from '../support/faults'
-import { UsageBook } from '../../src/runtime/usage'
+import { UsageBook } from '../../src/usage/book'
 import { systemClock } from '../../src/util/clock'
 
 /** Every file under `dir` with its size and change time. */

@@ -6,8 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { readdirSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { HistoryStore } from '../../src/runtime/history-store'
-import type { Entry } from '../../src/runtime/types'
+import { HistoryStore } from '../../src/history/file-store'
+import type { Entry } from '../../src/history/entries'
 import { DescriptorBudget, descriptorSlots } from '../../src/util/descriptor-budget'
 
 const fact = (n: number, channel: string): Entry => ({

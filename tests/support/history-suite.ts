@@ -3,8 +3,9 @@
 // plant rows that are not entries, and (where it can) how to make writes fail.
 import { expect } from 'chai'
 import { format } from 'node:util'
-import type { HistoryBackend } from '../../src/runtime/history-backend'
-import type { Entry, Logger } from '../../src/runtime/types'
+import type { HistoryBackend } from '../../src/history/backend'
+import type { Entry } from '../../src/history/entries'
+import type { Logger } from '../../src/util/logger'
 
 export interface BackendUnderTest {
   /** A fresh store of conversation `key`, as after a restart. */

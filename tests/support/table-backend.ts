@@ -2,8 +2,8 @@
 // a switch that makes writes fail the way a lost connection does.
 import type { App } from 'koishi'
 import { HISTORY_TABLE, koishiHistoryTable } from '../../src/koishi/history-table'
-import type { HistoryTable } from '../../src/runtime/history-table'
-import { tableSide } from '../../src/runtime/history-sides'
+import type { HistoryTable } from '../../src/history/table'
+import { tableSide } from '../../src/history/sides'
 import type { BackendUnderTest } from './history-suite'
 import { quiet } from './history-suite'
 

@@ -8,7 +8,7 @@ import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from
 import { conversationTranscript } from '../../console-data/summary'
 import { storedTranscript } from '../../console-data/stored'
 import { homeMedia } from '../../console-data/home-media'
-import type { PriceOf } from '../../runtime/cost'
+import type { PriceOf } from '../../usage/cost'
 import { registerEntry } from './entry'
 import { conversationList, placeOf, runtimeList, type Place } from './places'
 

@@ -6,7 +6,7 @@ import type { ProfileConfig } from '../../config/types'
 import { conversationSummaries, runtimeSummary } from '../../console-data/summary'
 import { storedConversations, storedRuntimeSummary } from '../../console-data/stored'
 import type { ConversationSummary, RuntimeSummary } from '../../console-data/types'
-import type { HistorySide } from '../../runtime/history-sides'
+import type { HistorySide } from '../../history/sides'
 import type { Runtime } from '../../runtime/runtime'
 
 export interface Place {

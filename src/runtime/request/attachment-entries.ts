@@ -3,7 +3,7 @@
 import h from '@satorijs/element'
 import type { Lifetime } from '../../config/types'
 import type { AttachmentItem } from '../../exit/attachments'
-import type { Entry, Fact } from '../types'
+import type { Entry, Fact } from '../../history/entries'
 
 /** asset:// images in a fact's content (people's media were registered as assets by the edge). */
 export function inboundImages(content: string): string[] {

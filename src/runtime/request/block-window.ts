@@ -3,7 +3,7 @@
 // anchor) while everything from there on fits the limits; when it no longer does, the oldest
 // entries are dropped until the window holds `trimTo` of the limits, and that is the new anchor.
 // The rules of SPEC §10 are window.ts's: a cut window is an ordinary window with smaller fill.
-import type { Entry } from '../types'
+import type { Entry } from '../../history/entries'
 import { mandatoryFrom, sizeOf, windowEntries, type Window, type WindowLimits } from './window'
 
 export interface BlockWindow extends Window {

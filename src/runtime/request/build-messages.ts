@@ -1,10 +1,10 @@
 // History entries of the window (window.ts) → the model's messages.
 import type { ModelMessage, UserContent } from 'ai'
 import { projectionParts, type ProjectedItem } from './projection'
-import type { Entry } from '../types'
-import { channelHeader, factLine } from '../render-facts'
+import type { Entry } from '../../history/entries'
+import { channelHeader, factLine } from '../../history/render-facts'
 import { turnLine } from './turn-line'
-import { pairCalls } from '../pair-calls'
+import { pairCalls } from '../../history/pair-calls'
 
 // Steps are paired when a history is loaded; a request checks once more (SPEC §10), once per entry.
 const paired = new WeakMap<Entry, ModelMessage[]>()

@@ -3,7 +3,7 @@
 import type { ModelMessage } from 'ai'
 import { DEFAULT_TRIM_TO } from '../../config/defaults'
 import type { ProfileConfig } from '../../config/types'
-import type { Entry } from '../types'
+import type { Entry } from '../../history/entries'
 import { toModelMessages } from './build-messages'
 import { shortenEntries, type Archive } from './shorten'
 import { blockWindow } from './block-window'

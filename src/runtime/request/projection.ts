@@ -2,7 +2,7 @@
 // png/jpeg/gif/webp, within lifetimes, newest first within the per-request budgets, each URL at
 // most once. Items left out for a budget say why; expired ones stay as their text lines.
 import type { AttachmentConfig } from '../../config/types'
-import type { Entry } from '../types'
+import type { Entry } from '../../history/entries'
 import { attachmentLine, type AttachmentItem } from '../../exit/attachments'
 
 export const PROJECTABLE = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']

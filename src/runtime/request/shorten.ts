@@ -3,7 +3,7 @@
 // as an artifact. Entries are never changed: a shortened copy is made per request window.
 import type { ToolResultPart } from 'ai'
 import { safeCut } from '../../util/surrogate'
-import type { Entry } from '../types'
+import type { Entry } from '../../history/entries'
 
 /** Stores a text and returns its artifact:// URL (content-addressed, so the same text is one artifact). */
 export type Archive = (text: string) => Promise<string>

@@ -3,8 +3,8 @@
 // and never empty: the facts that woke the turn, its opening (turn-line.ts) and the newest step
 // are always in it, even when they alone are over the limits (then they are shortened, see
 // shorten.ts). block-window.ts decides when to compute a window afresh (SPEC §16).
-import type { Entry } from '../types'
-import { factLine } from '../render-facts'
+import type { Entry } from '../../history/entries'
+import { factLine } from '../../history/render-facts'
 import { turnLine } from './turn-line'
 
 export interface WindowLimits {

@@ -4,7 +4,7 @@
 // history for one of the conversations stops the migration before anything is written, so no
 // history is ever merged into another. Entries that are not valid in the source are skipped with
 // the source's warning; they stay in the source, which is moved aside, not lost.
-import type { HistorySide } from './history-sides'
+import type { HistorySide } from './sides'
 
 export interface MigrationResult {
   conversations: number

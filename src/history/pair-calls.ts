@@ -7,7 +7,7 @@
 // and to every step a request shows.
 import type { ModelMessage } from 'ai'
 import { newCallId } from '../model/call-id'
-import type { Entry } from './types'
+import type { Entry } from './entries'
 
 type Step = Extract<Entry, { type: 'step' }>
 

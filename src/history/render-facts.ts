@@ -1,5 +1,5 @@
 // Facts as the model reads them (SPEC §3).
-import type { Fact } from './types'
+import type { Fact } from './entries'
 
 const pad = (n: number) => String(n).padStart(2, '0')
 

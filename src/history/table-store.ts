@@ -6,9 +6,10 @@
 // doubled); a row that is not an entry is skipped with a warning naming table, conversation and
 // seq; reset sets rows aside and deletes nothing. One instance serves a bot at a time: two writers
 // of one conversation would number over each other (docs/storage.md).
-import type { Entry, Logger } from './types'
-import type { HistoryBackend, HistoryTail } from './history-backend'
-import type { ConversationRef, HistoryRow, HistoryTable } from './history-table'
+import type { Entry } from './entries'
+import type { Logger } from '../util/logger'
+import type { HistoryBackend, HistoryTail } from './backend'
+import type { ConversationRef, HistoryRow, HistoryTable } from './table'
 import { entryProblem } from './entry-shape'
 import { pairCalls } from './pair-calls'
 import { SerialQueue } from '../util/serial-queue'

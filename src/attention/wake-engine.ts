@@ -1,5 +1,5 @@
-import type { WakeConfig } from '../../config/types'
-import type { Fact } from '../types'
+import type { WakeConfig } from '../config/types'
+import type { Fact } from '../history/entries'
 
 /** Decides whether a fact wakes the mind; returns the reason, or undefined to just store it. */
 export interface WakeEngine {

@@ -1,9 +1,9 @@
 // The standard wake engine: private messages, mentions, quotes of the bot, names (SPEC §15: they
 // count as a mention), keywords (SPEC §1).
 import h from '@satorijs/element'
-import type { WakeEngine, WakeEngineContext } from './types'
-import { visibleText } from '../../util/elements'
-import { nameMatcher } from '../../attention/names'
+import type { WakeEngine, WakeEngineContext } from './wake-engine'
+import { visibleText } from '../util/elements'
+import { nameMatcher } from './names'
 
 export function standardWakeEngine(ctx: WakeEngineContext): WakeEngine {
   const keywords = ctx.config.keywords.filter(k => k)

@@ -6,7 +6,8 @@
 // out together in one write through a handle kept open while the store is busy.
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Entry, Logger } from './types'
+import type { Entry } from './entries'
+import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import { isMissing } from '../resources/fs-error'
 import { systemClock, type Clock, type Timer } from '../util/clock'
@@ -14,7 +15,7 @@ import { WriteBehind } from './write-behind'
 import { entryProblem } from './entry-shape'
 import { pairCalls } from './pair-calls'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
-import type { HistoryBackend } from './history-backend'
+import type { HistoryBackend } from './backend'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000

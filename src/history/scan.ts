@@ -5,8 +5,8 @@
 import { createReadStream } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { isMissing } from '../resources/fs-error'
-import type { ConversationRef, HistoryTable } from './history-table'
-import type { Entry } from './types'
+import type { ConversationRef, HistoryTable } from './table'
+import type { Entry } from './entries'
 
 const BATCH = 500
 

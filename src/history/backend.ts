@@ -3,7 +3,7 @@
 // `TableHistoryStore` (rows of a database table, storage: database). Entries are stored in the
 // order they were appended; entries that could not be written are kept in memory and written
 // again; a stored entry that is not valid is skipped with a warning; nothing is ever deleted.
-import type { Entry } from './types'
+import type { Entry } from './entries'
 
 export interface HistoryTail {
   entries: Entry[]

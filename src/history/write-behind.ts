@@ -2,7 +2,7 @@
 // flight go out together in the next one; a failed write keeps its items in memory, in order, and
 // is tried again after 1 s, doubling up to 60 s; one error is logged per outage and one line when
 // the storage takes writes again. How a write reaches the storage is the store's own.
-import type { Logger } from './types'
+import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { Clock, Timer } from '../util/clock'
 

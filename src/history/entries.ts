@@ -1,0 +1,58 @@
+// The history's shapes: what a conversation stores, below everything that reads it (runtime,
+// recall, attention, the console). Nothing here knows Koishi sessions: the edge converts them.
+import type { ModelMessage } from 'ai'
+import type { AttachmentItem } from '../exit/attachments'
+import type { StepUsage } from '../usage/book'
+
+/** One incoming chat message, already converted by the edge (media src are asset:// URLs). */
+export interface Fact {
+  id: string
+  at: number
+  bot: string            // 'platform:selfId'
+  channel: string        // canonical channel key (see docs/decisions.md)
+  channelName?: string
+  guildId?: string
+  /** the platform's own channel id, when it is not the key's (see channel-key.ts) */
+  rawChannel?: string
+  direct: boolean
+  user: { id: string; name: string }
+  content: string        // element markup
+  quote?: { id: string; userId?: string; content?: string }
+  mentionsBot?: boolean
+  quotesBot?: boolean
+  /** the platform marks its author as a bot (SPEC §15: never wakes unless wake.fromBots) */
+  fromBot?: boolean
+}
+
+export type WakeReason = string
+
+/**
+ * The step the model has answered while its calls still run (the console shows it at once, issue
+ * 21); it becomes a step entry when they are done. `delivered`: messages sent so far, by call id.
+ */
+export interface LiveStep {
+  at: number
+  turn: number
+  assistant?: ModelMessage
+  usage?: StepUsage
+  delivered: Record<string, number>
+}
+
+export type Entry =
+  /** `held`: why a fact that would have woken the mind did not (SPEC §15: stale, bot, perUser) */
+  | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason; held?: string }
+  | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
+  /** `usage`: which model answered and what it cost (absent in older histories); `loaded`: searched tools it loaded (SPEC §18) */
+  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage; loaded?: string[] }
+  /** `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15) */
+  | { type: 'turn'; at: number; turn: number; reason: string; merged?: number; waitedMs?: number; late?: boolean }
+  /** A wait declaration armed when its turn ended (SPEC §4.3, §15: durable); a later turn entry clears it. */
+  | { type: 'wait'; at: number; seconds?: number; messages?: number }
+  /** A wake the attention policies turned down after waiting (the judge said no or did not answer); not shown to the model. */
+  | { type: 'declined'; at: number; reason: string; why: string }
+  /** Media a tool returned or a person sent (SPEC §7); items are addressed as `${id}:${index}`. */
+  | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }
+  /** `once` attachments shown in a request whose response was persisted. */
+  | { type: 'shown'; at: number; ids: string[] }
+  /** A model call that failed, in the server's own words (SPEC §11); never shown to the model. */
+  | { type: 'failure'; at: number; turn: number; model: string; error: string; latencyMs?: number }
