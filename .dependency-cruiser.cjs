@@ -15,6 +15,7 @@ const LAYERS = [
   ['model', 'sandbox', 'typing'],
   ['history'],
   ['tools'],
+  ['part'],
   ['memory', 'tool-search', 'attention', 'mcp'],
   ['recall'],
   ['runtime'],

@@ -73,7 +73,7 @@ export async function benchRuntime(o: BenchRuntimeOptions): Promise<Runtime> {
   let sent = 0
   const platform: Platform = {
     isOnline: () => true,
-    async send(_bot, channel, content) {
+    async send({ channel, content }) {
       o.onSend?.(channel, content)
       return [`id-${++sent}`]
     },

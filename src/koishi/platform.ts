@@ -10,7 +10,7 @@ export function koishiPlatform(ctx: Context): Platform {
   return {
     // The console's sandbox bots have no connection and never report online.
     isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
-    async send(id, channel, content, guildId, raw) {
+    async send({ bot: id, channel, content, guildId, rawChannel: raw }) {
       const b = bot(id)
       if (!b) throw new Error(`bot ${id} is not connected`)
       try {

@@ -1,80 +1,41 @@
-// One runtime per (profile, bot): its home, resource center, conversations and send path (SPEC §2).
+// One runtime per (profile, bot): its home, resource center, parts, conversations and send path
+// (SPEC §2). It composes; each job is a file of its own.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { LRUCache } from 'lru-cache'
 import { DEFAULT_MEMORY } from '../config/defaults'
-import type { CodemodeLimits, ProfileConfig } from '../config/types'
+import type { Fact } from '../history/entries'
+import { historySide, type HistorySide } from '../history/sides'
 import { Memory } from '../memory/memory'
-import { Recall } from '../recall'
+import { memoryPart } from '../memory/runtime-part'
 import type { ModelStep } from '../model/call-model'
 import { ModelHealth, type FailoverPort } from '../model/failover'
-import type { ModelHandle } from '../model/provider'
-import type { VisionCache } from '../model/vision'
+import type { PromptShare, RuntimePart } from '../part/runtime-part'
+import { Recall } from '../recall'
+import { recallPart } from '../recall/runtime-part'
 import { ResourceCenter } from '../resources/center'
 import { builtinSchemes } from '../resources/schemes'
 import { ArtifactStore } from '../resources/schemes/artifact-store'
 import { AssetStore } from '../resources/schemes/asset-store'
-import type { TextCache } from '../resources/text'
-import type { ProgramRunner } from '../tools/codemode'
 import type { RuntimeView } from '../tools/types'
-import type { Clock } from '../util/clock'
-import type { Logger } from '../util/logger'
+import { stepUsage, UsageBook } from '../usage/book'
 import { Redactor } from '../util/redact'
-import { safeName } from '../util/safe-name'
-import { Conversation } from './conversation'
-import type { Extensions } from './extensions'
-import { historySide, type HistorySide } from '../history/sides'
-import type { HistoryTable } from '../history/table'
-import { acquireHome } from './home-lock'
+import { runtimeHome, type RuntimeOptions } from './runtime-options'
+import { ChannelMemory } from './channel-memory'
+import type { Conversation } from './conversation'
+import { makeConversation, type ConversationSide } from './conversation-wiring'
+import { Conversations, type ConversationStatus } from './conversations'
 import { restoreWaits, WaitIndex } from './durable-waits'
+import { ExtensionSync } from './extension-sync'
+import { acquireHome } from './home-lock'
+import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
 import { systemPrompt } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
-import { registeredTools, toolCatalog } from './tool-catalog'
-import { createToolHost, type HostSide } from './tool-host'
-import type { Fact } from '../history/entries'
-import type { Platform } from './types'
-import { standardWakeEngine } from '../attention/standard-wake'
-import { askJudge, type Verdict } from '../attention/judge'
-import type { WakeEngine } from '../attention/wake-engine'
-import { stepUsage, UsageBook } from '../usage/book'
-import type { DescriptorBudget } from '../util/descriptor-budget'
-import type { LoadedConversations, Resident } from './loaded-conversations'
-
-export interface RuntimeOptions {
-  profile: ProfileConfig
-  bot: string
-  dataDir: string
-  logger: Logger
-  platform: Platform
-  models: Map<string, ModelHandle>
-  extensions: Extensions
-  limits: CodemodeLimits
-  random(): number
-  clock: Clock
-  botName?: string
-  /** shared by the plugin's runtimes and released with it */
-  sandbox: ProgramRunner
-  vision: VisionCache
-  files?: TextCache
-  /** masks configured secrets in what the model sees */
-  redact?: Redactor
-  /** which models are skipped after failures; shared by the plugin's runtimes */
-  health?: ModelHealth
-  /** caps the history files open at once across the plugin's runtimes */
-  descriptors?: DescriptorBudget
-  /** caps the conversations kept in memory across the plugin's runtimes */
-  loaded?: LoadedConversations
-  /** storage: database — the table of the histories; without one, JSONL files in the home (docs/storage.md) */
-  historyTable?: HistoryTable
-}
+import { registeredTools } from './tool-catalog'
 
 const NO_SECRETS = new Redactor([])
 
-export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
-  const i = bot.indexOf(':')
-  return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
-}
+export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
 export class Runtime {
   readonly home: string
@@ -85,62 +46,79 @@ export class Runtime {
   readonly memory: Memory
   /** what was said, searched: the search tool and history:// (SPEC §17) */
   readonly recall: Recall
+  /** the capabilities this runtime is composed of, in prompt order */
+  readonly parts: readonly RuntimePart[]
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
-  private conversations = new Map<string, Promise<Conversation>>()
-  private residents = new Map<string, Resident>()
-  /** unloaded conversations still writing their history, by key */
-  private unloadingKeys = new Map<string, Promise<unknown>>()
-  /** messages and wake-ups on their way into a conversation (it must not be unloaded under them) */
-  private arriving = new Map<string, number>()
-  private sent = new LRUCache<string, true>({ max: 5000 })
-  /** where a channel is on the platform (its guild, its own id), from the latest fact there */
-  private places = new LRUCache<string, { guildId?: string; rawChannel?: string }>({ max: 5000 })
-  private images: ImageLoader
-  private schemeVersion = -1
-  private schemeDisposers: (() => void)[] = []
-  private wakeEngine?: { version: number; engine: WakeEngine }
-  private stopped = false
-  private releaseHome?: () => void
   /** requests, tokens and errors per model, since start and today */
   readonly usage: UsageBook
-  private failover: FailoverPort
-  /** told which conversation changed (new entries, a turn ended, a reset) */
-  private watchers = new Set<(key: string) => void>()
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
+  readonly channels = new ChannelMemory()
+  private conversations: Conversations
+  private extensions: ExtensionSync
+  private stopped = false
+  private releaseHome?: () => void
+  /** told which conversation changed (new entries, a turn ended, a reset) */
+  private watchers = new Set<(key: string) => void>()
   private restoring?: Promise<void>
   /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
   private registered: ReturnType<typeof registeredTools>
 
   constructor(readonly options: RuntimeOptions) {
-    this.home = runtimeHome(options.dataDir, options.profile.id, options.bot)
-    this.resources = new ResourceCenter({ files: options.files })
-    const fetch = options.platform.fetch
-    this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, o) => fetch.call(options.platform, url, { ...o, allowPrivate: options.profile.http.allowPrivate })))
+    const o = options
+    this.home = runtimeHome(o.dataDir, o.profile.id, o.bot)
+    this.resources = new ResourceCenter({ files: o.files })
+    const fetch = o.platform.fetch
+    const allowPrivate = o.profile.http.allowPrivate
+    this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, f) => fetch.call(o.platform, url, { ...f, allowPrivate })))
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
-    this.images = new ImageLoader(this.resources)
-    this.waits = new WaitIndex(this.home, options.logger)
-    this.memory = new Memory({ root: join(this.home, 'local'), config: options.profile.memory ?? DEFAULT_MEMORY, texts: this.resources.files, logger: options.logger })
-    const models = options.models
-    this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger, id => models.get(id)?.config.price)
-    this.failover = {
-      health: options.health ?? new ModelHealth(options.clock, options.logger),
-      handle: id => models.get(id),
-      record: a => this.usage.record(a.handle.config.id, stepUsage(a.handle.config.id, a.latencyMs, (a.result as ModelStep | undefined)?.usage), !a.error),
-    }
+    this.waits = new WaitIndex(this.home, o.logger)
+    const models = o.models
+    this.usage = new UsageBook(join(this.home, 'usage'), o.clock, o.logger, id => models.get(id)?.config.price)
     this.view = Object.freeze({
-      profile: options.profile, bot: options.bot, home: this.home, logger: options.logger, limits: options.limits,
+      profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
       model: (id: string) => models.get(id),
     })
-    this.registered = registeredTools(this.view, options.extensions)
-    this.recall = new Recall(this.view, { history: logger => this.history(logger), clock: options.clock, botName: options.botName })
+    this.registered = registeredTools(this.view, o.extensions)
+    this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
+    const memory = o.profile.memory ?? DEFAULT_MEMORY
+    this.memory = new Memory({ root: join(this.home, 'local'), config: memory, texts: this.resources.files, logger: o.logger })
+    this.recall = new Recall(this.view, { history: logger => this.history(logger), clock: o.clock, botName: o.botName })
+    this.parts = [memoryPart(this.memory, this.view), recallPart(this.recall)]
+    const side = this.conversationSide()
+    this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
   }
 
   get profile() { return this.options.profile }
   get bot() { return this.options.bot }
   get logger() { return this.options.logger }
+
+  private conversationSide(): ConversationSide {
+    const o = this.options
+    const failover: FailoverPort = {
+      health: o.health ?? new ModelHealth(o.clock, o.logger),
+      handle: id => o.models.get(id),
+      record: a => this.usage.record(a.handle.config.id, stepUsage(a.handle.config.id, a.latencyMs, (a.result as ModelStep | undefined)?.usage), !a.error),
+    }
+    const judge = o.profile.wake.judge
+    return {
+      view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? NO_SECRETS,
+      models: o.models, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
+      resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
+      channels: this.channels, usage: this.usage, failover, waits: this.waits, parts: this.parts,
+      history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
+      systemPrompt: () => this.systemPrompt(),
+      ...(judge ? { judge: judgeCall({ id: judge, model: id => o.models.get(id), persona: o.profile.persona, clock: o.clock, usage: this.usage }) } : {}),
+      changed: key => {
+        this.watchers.forEach(w => w(key))
+        // a turn that ended may leave this or another conversation idle and over the budget
+        o.loaded?.recheck()
+      },
+      logged: (part, what, e: any) => o.logger.warn('profile %s: %s %s: %s', o.profile.id, part.name, what, e?.message ?? e),
+    }
+  }
 
   async start(): Promise<void> {
     this.releaseHome = await acquireHome(this.home)
@@ -148,9 +126,9 @@ export class Runtime {
     try {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
       const localWrite = this.memory.config.enabled ? this.memory.write.bind(this.memory) : undefined
-      for (const handler of builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })) this.resources.register(handler)
-      if (this.recall.enabled) this.resources.register(this.recall.scheme())
-      this.syncSchemes()
+      const own = builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })
+      for (const handler of [...own, ...this.parts.flatMap(p => p.schemes?.() ?? [])]) this.resources.register(handler)
+      this.extensions.schemes()
       await this.usage.load()
       await this.waits.load()
     } catch (e) {
@@ -165,38 +143,13 @@ export class Runtime {
     return restoreWaits(this.waits, {
       who: `profile ${this.profile.id} on ${this.bot}`, logger: this.logger, stopped: () => this.stopped,
       owns: key => this.conversationKey(key) === key,
-      load: key => this.using(key, conv => {
-        if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel: key, ...this.placeOf(this.bot, key) }
-      }),
+      load: key => this.conversations.using(key, conv => this.aim(conv, key)),
     })
   }
 
-  /** Instantiates the schemes other plugins registered; reruns when the registry changed. */
-  private syncSchemes(): void {
-    const ext = this.options.extensions
-    if (this.schemeVersion === ext.version) return
-    this.schemeVersion = ext.version
-    this.schemeDisposers.splice(0).forEach(d => d())
-    for (const factory of [...ext.schemes.values(), ...ext.anonymousSchemes]) {
-      try {
-        const handler = factory(this.view)
-        if (handler) this.schemeDisposers.push(this.resources.register(handler))
-      } catch (e: any) {
-        this.logger.error('profile %s: a scheme handler could not be added: %s', this.profile.id, e?.message ?? e)
-      }
-    }
-  }
-
-  private engine(): WakeEngine {
-    const ext = this.options.extensions
-    if (this.wakeEngine?.version === ext.version) return this.wakeEngine.engine
-    const name = this.profile.wake.engine
-    const factory = ext.wakeEngines.get(name) ?? standardWakeEngine
-    // the built-in standard engine is always there, also while the plugin is being disposed
-    if (!ext.wakeEngines.has(name) && name !== 'standard') this.logger.warn('profile %s: wake engine "%s" is not registered; using standard', this.profile.id, name)
-    const engine = factory({ bot: this.bot, config: this.profile.wake, sentByBot: id => this.sent.has(id) })
-    this.wakeEngine = { version: ext.version, engine }
-    return engine
+  /** A channel-mode conversation woken without a message sends to its own channel. */
+  private aim(conv: Conversation, channel: string): void {
+    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.channels.placeOf(this.bot, channel) }
   }
 
   /** Where this runtime's conversations keep their history. */
@@ -210,78 +163,7 @@ export class Runtime {
   }
 
   conversation(key: string): Promise<Conversation> {
-    let p = this.conversations.get(key)
-    if (!p) {
-      const o = this.options
-      const side: HostSide = {
-        profile: o.profile, bot: o.bot, clock: o.clock, platform: o.platform, random: () => o.random(),
-        media: (url, signal) => this.resources.bytes(url, signal),
-        placeOf: (bot, channel) => this.placeOf(bot, channel),
-        rememberSent: ids => { for (const id of ids ?? []) this.sent.set(id, true) },
-        sendFailed: () => this.usage.recordFailedSend(),
-      }
-      const conv = new Conversation({
-        key, profile: o.profile, logger: o.logger, clock: o.clock, redact: o.redact ?? NO_SECRETS,
-        store: this.history().open(key),
-        stores: { artifacts: this.artifacts, assets: this.assets },
-        model: () => o.models.get(o.profile.model),
-        failover: this.failover,
-        system: () => this.systemPrompt(),
-        hostFor: c => createToolHost(side, c),
-        toolsFor: host => {
-          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, sandbox: o.sandbox, registered: this.registered, recall: this.recall }, host)
-          return () => {
-            this.syncSchemes()
-            return tools()
-          }
-        },
-        loadImage: url => this.images.load(url),
-        ...(o.profile.wake.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => this.askJudge(reason, lines) } : {}),
-        beforeTurn: () => this.memory.prepare(),
-        indexed: entries => this.recall.add(key, entries),
-        waits: this.waits.portFor(key),
-        changed: () => {
-          this.watchers.forEach(w => w(key))
-          // a turn that ended may leave this or another conversation idle and over the budget
-          this.options.loaded?.recheck()
-        },
-      })
-      // an unloaded conversation of this key writes its last entries before they are read again
-      const previous = this.unloadingKeys.get(key) ?? Promise.resolve()
-      p = previous.then(() => conv.load()).then(() => conv)
-      p.catch(() => this.conversations.delete(key))
-      this.conversations.set(key, p)
-      const loaded = p
-      this.residents.set(key, {
-        idle: () => !this.arriving.get(key) && conv.idle,
-        unload: () => {
-          if (this.conversations.get(key) !== loaded) return
-          this.conversations.delete(key)
-          this.residents.delete(key)
-          const done = conv.stop().catch(e => this.logger.warn('conversation %s could not be unloaded cleanly: %s', key, e?.message ?? e))
-          this.unloadingKeys.set(key, done)
-          done.finally(() => { if (this.unloadingKeys.get(key) === done) this.unloadingKeys.delete(key) })
-        },
-      })
-    }
-    const resident = this.residents.get(key)
-    if (resident) this.options.loaded?.touch(resident)
-    return p
-  }
-
-  /** Runs `fn` on a conversation that is not unloaded while `fn` runs. */
-  private async using<T>(key: string, fn: (conv: Conversation) => T | Promise<T>): Promise<T> {
-    this.arriving.set(key, (this.arriving.get(key) ?? 0) + 1)
-    try {
-      return await fn(await this.conversation(key))
-    } finally {
-      const n = this.arriving.get(key)! - 1
-      if (n) this.arriving.set(key, n)
-      else {
-        this.arriving.delete(key)
-        this.options.loaded?.recheck()
-      }
-    }
+    return this.conversations.get(key)
   }
 
   /**
@@ -291,9 +173,9 @@ export class Runtime {
    */
   async receive(fact: Fact): Promise<boolean> {
     if (this.stopped) return false
-    if (fact.guildId || fact.rawChannel) this.places.set(`${fact.bot}\u0000${fact.channel}`, { ...(fact.guildId ? { guildId: fact.guildId } : {}), ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}) })
-    const wake = this.engine().judge(fact)
-    return this.using(this.conversationKey(fact.channel), async conv => {
+    this.channels.heard(fact)
+    const wake = this.extensions.engine().judge(fact)
+    return this.conversations.using(this.conversationKey(fact.channel), async conv => {
       let shown = fact
       try {
         shown = await shortenFact(fact, this.artifacts)
@@ -307,24 +189,10 @@ export class Runtime {
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
-    await this.using(this.conversationKey(channel), conv => {
-      if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.placeOf(this.bot, channel) }
+    await this.conversations.using(this.conversationKey(channel), conv => {
+      this.aim(conv, channel)
       conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
     })
-  }
-
-  /** wake.judge's verdict on a wake (SPEC §15); its tokens count like a step's */
-  private async askJudge(reason: string, lines: string[]): Promise<Verdict> {
-    const id = this.profile.wake.judge!
-    const handle = this.options.models.get(id)
-    if (!handle) return { speak: false, why: `the judge model "${id}" is not configured`, latencyMs: 0 }
-    const verdict = await askJudge({ handle, persona: this.profile.persona, lines, reason, now: () => this.options.clock.monotonic() })
-    this.usage.record(id, stepUsage(id, Math.round(verdict.latencyMs), verdict.usage), !!verdict.usage)
-    return verdict
-  }
-
-  placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
-    return this.places.get(`${bot}\u0000${channel}`) ?? {}
   }
 
   systemPrompt(): string {
@@ -333,9 +201,8 @@ export class Runtime {
       persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName,
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
-      visionModel: !!p.attachment.visionModel,
-      memory: this.memory.config.enabled ? this.memory.section() : undefined, toolSources: this.registered().sources,
-      recall: this.recall.enabled,
+      visionModel: !!p.attachment.visionModel, toolSources: this.registered().sources,
+      parts: this.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(); return share ? [share] : [] }),
     })
   }
 
@@ -346,46 +213,37 @@ export class Runtime {
   }
 
   /** The conversations loaded so far. */
-  async loaded(): Promise<Conversation[]> {
-    return (await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))).filter(Boolean)
+  loaded(): Promise<Conversation[]> {
+    return this.conversations.loaded()
   }
 
-  async status() {
-    const out: { key: string; busy: boolean; entries: number; wait?: { seconds?: number; messages?: number; armedAt: number; factsSeen: number } }[] = []
-    for (const p of this.conversations.values()) {
-      const c = await p.catch((): undefined => undefined)
-      if (!c) continue
-      out.push({
-        key: c.key, busy: c.busy, entries: c.entries.length,
-        ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
-      })
-    }
-    return out
+  status(): Promise<ConversationStatus[]> {
+    return this.conversations.status()
   }
 
   /** Resolves when every conversation's history written so far is on disk. */
-  async written(): Promise<void> {
-    const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
-    await Promise.all([...convs.map(c => c?.written()), ...this.unloadingKeys.values()])
+  written(): Promise<void> {
+    return this.conversations.written()
   }
 
   async reset(channel: string): Promise<string | undefined> {
     const key = this.conversationKey(channel)
-    return this.using(key, async conv => { const aside = await conv.reset(); await this.recall.reset(key); return aside })
+    return this.conversations.using(key, async conv => {
+      const aside = await conv.reset()
+      for (const p of this.parts) await p.reset?.(key)
+      return aside
+    })
   }
 
   async stop(): Promise<void> {
     this.stopped = true
     // conversations being restored are loaded before the others stop
     await this.restoring
-    for (const r of this.residents.values()) this.options.loaded?.forget(r)
-    const convs = await Promise.all([...this.conversations.values()].map(p => p.catch((): undefined => undefined)))
-    await Promise.all([...convs.map(c => c?.stop()), ...this.unloadingKeys.values()])
+    await this.conversations.stop()
     await this.usage.stop()
     await this.waits.stop()
-    await this.memory.idle()
-    await this.recall.stop()
-    this.schemeDisposers.splice(0).forEach(d => d())
+    for (const p of this.parts) await p.stop?.().catch(e => this.logger.warn('profile %s: %s did not stop cleanly: %s', this.profile.id, p.name, e?.message ?? e))
+    this.extensions.dispose()
     this.resources.dispose()
     this.releaseHome?.()
   }

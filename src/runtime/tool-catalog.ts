@@ -7,13 +7,11 @@ import { buildCatalog } from '../tools/catalog'
 import type { ProgramRunner } from '../tools/codemode'
 import { finishTool } from '../tools/finish'
 import { readTool } from '../tools/read'
-import { searchTool, type SearchPort } from '../tools/search'
 import { sendMessageTool } from '../tools/send-message'
 import type { RuntimeView, ToolHost } from '../tools/types'
 import type { Tool } from '../contract/tool'
 import { planSearch, TOOL_SEARCH, withHidden, type SearchPlan } from '../tool-search'
 import { waitTool } from '../tools/wait'
-import { writeTool } from '../tools/write'
 import type { Extensions } from './extensions'
 
 export interface CatalogDeps {
@@ -24,8 +22,8 @@ export interface CatalogDeps {
   sandbox: ProgramRunner
   /** the runtime's registered tools, and whether they are searched (registeredTools) */
   registered(): SearchPlan
-  /** the runtime's recall: the search tool when on (SPEC §17) */
-  recall?: SearchPort & { readonly enabled: boolean }
+  /** the tools the runtime's parts add (memory's write, recall's search), made when the catalog is */
+  partTools?(): [string, Tool][]
 }
 
 export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string, Tool> {
@@ -39,8 +37,7 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
       ['finish', finishTool()],
       ['wait', waitTool()],
     ])
-    if (view.profile.memory?.enabled) all.set('write', writeTool(view))
-    if (deps.recall?.enabled) all.set('search', searchTool(deps.recall))
+    for (const [name, tool] of deps.partTools?.() ?? []) all.set(name, tool)
     const plan = deps.registered()
     for (const [name, tool] of plan.tools) all.set(name, tool)
     if (plan.searchTool) all.set(TOOL_SEARCH, plan.searchTool)

@@ -6,6 +6,7 @@ import type { ProfileConfig } from '../config/types'
 import type { MediaBytes } from '../resources/types'
 import type { SendTarget, ToolHost } from '../tools/types'
 import type { Clock } from '../util/clock'
+import type { ChannelMemory } from './channel-memory'
 import type { Platform } from './types'
 
 export interface HostSide {
@@ -15,8 +16,8 @@ export interface HostSide {
   platform: Platform
   random(): number
   media(url: string, signal?: AbortSignal): Promise<MediaBytes>
-  placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string }
-  rememberSent(ids: string[]): void
+  /** the runtime's memory of channels: where a target is, what a send answers, which ids are its own */
+  channels: ChannelMemory
   /** a message the platform refused (the runtime's error count) */
   sendFailed?(): void
 }
@@ -41,18 +42,19 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       const channel = normalizeTarget(t.channel.trim())
       if (!/^[^:\s]+:.+$/.test(bot)) return { error: `bot "${bot}" is malformed; write platform:selfId` }
       if (!isClaimed(profile.claims, bot, channel)) return { error: `channel "${channel}" of bot ${bot} is outside this profile's claims` }
-      return { bot, channel, ...side.placeOf(bot, channel) }
+      return { bot, channel, ...side.channels.placeOf(bot, channel) }
     },
     isOnline: bot => platform.isOnline(bot),
     async deliver(target, content) {
       let ids: string[]
       try {
-        ids = await platform.send(target.bot, target.channel, content, target.guildId, target.rawChannel)
+        const replyTo = side.channels.latest(target.bot, target.channel)
+        ids = await platform.send({ ...target, content, ...(replyTo ? { replyTo } : {}) })
       } catch (e) {
         side.sendFailed?.()
         throw e
       }
-      side.rememberSent(ids)
+      side.channels.rememberSent(ids)
       return ids
     },
     showTyping(target) {

@@ -1,12 +1,32 @@
 // What the runtime needs from the chat platform; the Koishi edge implements it.
-/** What the runtime needs from the chat platform; the Koishi edge implements it. */
+
+/** A message people sent, as a send may answer it (QQ's official API needs it for a passive reply). */
+export interface InboundRef {
+  /** the platform's message id */
+  id: string
+  /** when it arrived (ms) */
+  at: number
+}
+
+/** One platform message to send, with what the platform may need to know about it. */
+export interface OutboundMessage {
+  bot: string
+  channel: string
+  /** element markup */
+  content: string
+  guildId?: string
+  /** the platform's own channel id, when it is not the key's */
+  rawChannel?: string
+  /** the latest message people sent in that channel: the one this send answers */
+  replyTo?: InboundRef
+}
+
 export interface Platform {
   isOnline(bot: string): boolean
   /** Sends one platform message; resolves with its ids, throws with the platform's reason. */
-  send(bot: string, channel: string, content: string, guildId?: string, rawChannel?: string): Promise<string[]>
+  send(message: OutboundMessage): Promise<string[]>
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
-  /** Fetches remote bytes (assets) through the host's HTTP client. */
   /**
    * Fetches remote bytes (assets) through the host's HTTP client; without one, private addresses
    * are refused unless `allowPrivate`.

@@ -1,0 +1,33 @@
+// A capability a runtime is composed of (memory, recall, and next stickers, voice, people): what
+// it offers the runtime, declared here so the runtime loops over its parts instead of naming each.
+// Every member is optional; none may throw out of the runtime's loops (the runtime logs and goes on).
+import type { Tool } from '../contract/tool'
+import type { Entry } from '../history/entries'
+import type { SchemeHandler } from '../resources/types'
+
+/** A part's share of the system prompt: protocol flags it turns on, and a section after the protocol. */
+export interface PromptShare {
+  /** `[flag]` lines of protocol.md shown while the part is on */
+  flags?: Record<string, boolean>
+  /** text after the protocol, in part order; it must change only when the part's own state does (SPEC §16) */
+  section?: string
+}
+
+export interface RuntimePart {
+  /** for the log */
+  readonly name: string
+  /** URL schemes it serves, registered when the runtime starts */
+  schemes?(): SchemeHandler[]
+  /** built-in tools it adds to every conversation's catalog, after kotodama's own */
+  tools?(): Iterable<[string, Tool]>
+  /** its share of the system prompt; read on every request, so it answers from memory */
+  prompt?(): PromptShare | undefined
+  /** runs before each turn of any conversation (e.g. looking for the owner's edits) */
+  beforeTurn?(): Promise<void>
+  /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
+  appended?(conversation: string, entries: readonly Entry[]): void
+  /** a conversation's history was set aside (kotodama.reset) */
+  reset?(conversation: string): Promise<void>
+  /** the runtime stops: finish writing, release what it holds */
+  stop?(): Promise<void>
+}

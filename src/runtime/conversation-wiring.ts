@@ -1,0 +1,103 @@
+// How a runtime makes one of its conversations: the conversation's dependencies, closed over the
+// runtime's shared pieces (stores, models, parts, tools, channel memory), so runtime.ts only composes.
+import type { VisionCache } from '../model/vision'
+import type { FailoverPort } from '../model/failover'
+import type { ModelHandle } from '../model/provider'
+import type { RuntimePart } from '../part/runtime-part'
+import type { ResourceCenter } from '../resources/center'
+import type { ArtifactStore } from '../resources/schemes/artifact-store'
+import type { AssetStore } from '../resources/schemes/asset-store'
+import type { SearchPlan } from '../tool-search'
+import type { ProgramRunner } from '../tools/codemode'
+import type { RuntimeView } from '../tools/types'
+import type { UsageBook } from '../usage/book'
+import type { Clock } from '../util/clock'
+import type { Redactor } from '../util/redact'
+import type { HistorySide } from '../history/sides'
+import type { ChannelMemory } from './channel-memory'
+import { Conversation } from './conversation'
+import type { WaitIndex } from './durable-waits'
+import type { Extensions } from './extensions'
+import type { JudgeCall } from './judge-call'
+import type { Platform } from './types'
+import type { ImageLoader } from './request/image-loader'
+import { toolCatalog } from './tool-catalog'
+import { createToolHost, type HostSide } from './tool-host'
+import type { CodemodeLimits } from '../config/types'
+
+/** What a runtime shares with each of its conversations. */
+export interface ConversationSide {
+  view: RuntimeView
+  clock: Clock
+  platform: Platform
+  random(): number
+  redact: Redactor
+  models: Map<string, ModelHandle>
+  extensions: Extensions
+  limits: CodemodeLimits
+  sandbox: ProgramRunner
+  vision: VisionCache
+  resources: ResourceCenter
+  artifacts: ArtifactStore
+  assets: AssetStore
+  images: ImageLoader
+  channels: ChannelMemory
+  usage: UsageBook
+  failover: FailoverPort
+  waits: WaitIndex
+  parts: readonly RuntimePart[]
+  history(): HistorySide
+  registered(): SearchPlan
+  /** other plugins' schemes made again when the registry changed */
+  syncSchemes(): void
+  systemPrompt(): string
+  judge?: JudgeCall
+  /** a conversation changed (new entries, a turn ended, a reset) */
+  changed(key: string): void
+  logged(part: RuntimePart, what: string, e: unknown): void
+}
+
+export function makeConversation(side: ConversationSide, key: string): Conversation {
+  const { view } = side
+  const { profile } = view
+  const host: HostSide = {
+    profile, bot: view.bot, clock: side.clock, platform: side.platform, random: () => side.random(),
+    media: (url, signal) => side.resources.bytes(url, signal),
+    channels: side.channels,
+    sendFailed: () => side.usage.recordFailedSend(),
+  }
+  const partTools = () => side.parts.flatMap(p => [...p.tools?.() ?? []])
+  return new Conversation({
+    key, profile, logger: view.logger, clock: side.clock, redact: side.redact,
+    store: side.history().open(key),
+    stores: { artifacts: side.artifacts, assets: side.assets },
+    model: () => side.models.get(profile.model),
+    failover: side.failover,
+    system: () => side.systemPrompt(),
+    hostFor: c => createToolHost(host, c),
+    toolsFor: toolHost => {
+      const catalog = { view, extensions: side.extensions, limits: side.limits, vision: side.vision, sandbox: side.sandbox, registered: side.registered, partTools }
+      const tools = toolCatalog(catalog, toolHost)
+      return () => {
+        side.syncSchemes()
+        return tools()
+      }
+    },
+    loadImage: url => side.images.load(url),
+    ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
+    beforeTurn: async () => {
+      for (const p of side.parts) await p.beforeTurn?.().catch(e => side.logged(p, 'could not prepare a turn', e))
+    },
+    indexed: entries => {
+      for (const p of side.parts) {
+        try {
+          p.appended?.(key, entries)
+        } catch (e) {
+          side.logged(p, 'missed appended entries', e)
+        }
+      }
+    },
+    waits: side.waits.portFor(key),
+    changed: () => side.changed(key),
+  })
+}

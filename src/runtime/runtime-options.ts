@@ -1,0 +1,50 @@
+// What a runtime is made with (the Koishi service passes the plugin's shared pieces), and where its home is.
+import { join } from 'node:path'
+import type { CodemodeLimits, ProfileConfig } from '../config/types'
+import type { HistoryTable } from '../history/table'
+import type { ModelHealth } from '../model/failover'
+import type { ModelHandle } from '../model/provider'
+import type { VisionCache } from '../model/vision'
+import type { TextCache } from '../resources/text'
+import type { ProgramRunner } from '../tools/codemode'
+import type { Clock } from '../util/clock'
+import type { DescriptorBudget } from '../util/descriptor-budget'
+import type { Logger } from '../util/logger'
+import type { Redactor } from '../util/redact'
+import { safeName } from '../util/safe-name'
+import type { Extensions } from './extensions'
+import type { LoadedConversations } from './loaded-conversations'
+import type { Platform } from './types'
+
+export interface RuntimeOptions {
+  profile: ProfileConfig
+  bot: string
+  dataDir: string
+  logger: Logger
+  platform: Platform
+  models: Map<string, ModelHandle>
+  extensions: Extensions
+  limits: CodemodeLimits
+  random(): number
+  clock: Clock
+  botName?: string
+  /** shared by the plugin's runtimes and released with it */
+  sandbox: ProgramRunner
+  vision: VisionCache
+  files?: TextCache
+  /** masks configured secrets in what the model sees */
+  redact?: Redactor
+  /** which models are skipped after failures; shared by the plugin's runtimes */
+  health?: ModelHealth
+  /** caps the history files open at once across the plugin's runtimes */
+  descriptors?: DescriptorBudget
+  /** caps the conversations kept in memory across the plugin's runtimes */
+  loaded?: LoadedConversations
+  /** storage: database — the table of the histories; without one, JSONL files in the home (docs/storage.md) */
+  historyTable?: HistoryTable
+}
+
+export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
+  const i = bot.indexOf(':')
+  return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
+}
