@@ -1,59 +1,24 @@
-// One conversation: its history, its inbox while a turn runs, its pending wait, and the rule
-// that only one turn runs at a time (SPEC §4.6). It is the turn loop's port.
-import type { ProfileConfig } from '../config/types'
-import type { MediaStores } from '../exit/store-media'
-import { ModelHealth, type FailoverPort } from '../model/failover'
-import type { ModelHandle } from '../model/provider'
-import type { SendTarget, ToolHost } from '../tools/types'
+// One conversation: its history, its inbox while a turn runs, and the rule that only one turn
+// runs at a time (SPEC §4.6). It is the turn loop's port; its attention (attention/attention.ts),
+// its pending wait (conversation-wait.ts) and its request books (request-books.ts) are parts of it.
+import { ModelHealth } from '../model/failover'
+import type { SendTarget } from '../tools/types'
 import type { Tool, TurnState } from '../contract/tool'
-import type { Clock } from '../util/clock'
-import type { Logger } from '../util/logger'
-import type { Redactor } from '../util/redact'
 import { SerialQueue } from '../util/serial-queue'
-import type { HistoryBackend } from '../history/backend'
 import { factAttachments } from './request/attachment-entries'
-import { buildRequest, type ModelRequest } from './request/build-request'
-import type { LoadedImage } from './request/projection'
+import type { ModelRequest } from './request/build-request'
 import { runTurn } from './turn'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, Fact, LiveStep } from '../history/entries'
-import { WaitWindow, wakeNote, type RestoredWait, type WaitFired } from './wait-window'
-import { pendingWait, type WaitIndexPort } from './durable-waits'
-import { factLine } from '../history/render-facts'
-import { Arrivals } from '../attention/arrival'
-import { TurnGate } from '../attention/gate'
-import type { Verdict } from '../attention/judge'
+import { EntryTail } from './entry-tail'
+import { Attention } from '../attention/attention'
+import type { ConversationDeps } from './conversation-deps'
+import { ConversationWait } from './conversation-wait'
+import type { WaitWindow } from './wait-window'
+import { RequestBooks } from './request-books'
+import { TurnRunner } from './turn-runner'
 
-export interface ConversationDeps {
-  key: string
-  profile: ProfileConfig
-  logger: Logger
-  clock: Clock
-  redact: Redactor
-  store: HistoryBackend
-  /** where the unified exit stores media and archives */
-  stores: MediaStores
-  model(): ModelHandle | undefined
-  /** fallback models, their health and the runtime's usage counters */
-  failover?: FailoverPort
-  system(): string
-  /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
-  toolsFor(host: ToolHost): () => Map<string, Tool>
-  /** The runtime's side of the tool host; the conversation adds its channel and send queue. */
-  hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
-  /** image bytes for projection */
-  loadImage(url: string): Promise<LoadedImage>
-  /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */
-  beforeTurn?(): Promise<void>
-  /** told after entries were appended, a turn ended or the history was reset (the console page) */
-  changed?(): void
-  /** told the entries appended, as they are appended (recall indexes what was said, SPEC §17) */
-  indexed?(entries: Entry[]): void
-  /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
-  waits?: WaitIndexPort
-  /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
-  judge?(o: { reason: string; lines: string[] }): Promise<Verdict>
-}
+export type { ConversationDeps } from './conversation-deps'
 
 /** lines of chat the judge reads */
 const JUDGE_LINES = 12
@@ -61,44 +26,43 @@ const JUDGE_LINES = 12
 export class Conversation implements TurnPort {
   readonly sends = new SerialQueue()
   readonly tools: () => Map<string, Tool>
-  entries: Entry[] = []
   /** The channel of channel mode; in cross mode the channel of the latest fact. */
   target?: SendTarget
-  wait?: WaitWindow
   currentTurn?: TurnState
   /** the step whose calls run now (the console's live view) */
   live?: LiveStep
   private turnCounter = 0
   private inbox: Entry[] = []
-  /** keys of `once` attachments already shown */
-  private consumed = new Set<string>()
-  /** older entries were dropped from memory (they are still on disk) */
-  private forgotten = false
-  /** the first entry of the last request's window: the next one extends it while it fits (SPEC §16) */
-  private windowAnchor?: Entry
-  private running?: Promise<void>
-  private queued?: TurnRequest
+  private tail = new EntryTail(() => this.profile.context.maxMessages)
+  private turns: TurnRunner
   private abort = new AbortController()
   readonly toolSignal = new AbortController().signal
   private stopped = false
-  /** what arriving facts do: wake, stay quiet, interrupt a send (SPEC §15) */
-  private arrivals: Arrivals
-  /** when the next turn starts: bursts, cooldown, the judge (SPEC §15) */
-  private gate: TurnGate
-  /** sends typing now, told when people write (timing.yield) */
-  private typing = new Set<() => void>()
+  /** what arriving facts do and when the next turn starts (SPEC §15) */
+  private attention: Attention
+  private waiting: ConversationWait
+  private books: RequestBooks
 
   constructor(readonly deps: ConversationDeps) {
-    this.arrivals = new Arrivals(deps.profile)
-    this.gate = new TurnGate({
-      clock: deps.clock, timing: () => this.profile.timing,
-      start: req => this.startTurn(req),
-      judge: deps.judge && (reason => deps.judge!({ reason, lines: this.recentLines() })),
+    this.attention = new Attention({
+      profile: deps.profile, clock: deps.clock,
+      start: req => this.turns.start(req),
+      judge: deps.judge && (reason => deps.judge!({ reason, lines: this.tail.recentLines(JUDGE_LINES) })),
       declined: (reason, why) => {
         this.logger.debug('conversation %s: a wake (%s) was declined: %s', this.key, reason, why)
         void this.append([{ type: 'declined', at: this.clock.now(), reason, why }])
       },
     })
+    this.turns = new TurnRunner({
+      key: deps.key, logger: deps.logger, stopped: () => this.stopped, ended: () => this.deps.changed?.(),
+      run: async req => {
+        this.cancelWait()
+        await this.deps.beforeTurn?.()
+        await runTurn(this, req)
+      },
+    })
+    this.waiting = new ConversationWait({ clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req) })
+    this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: deps.stores.artifacts })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined,
       serialize: task => this.sends.run(task),
@@ -112,10 +76,14 @@ export class Conversation implements TurnPort {
   get clock() { return this.deps.clock }
   get stores() { return this.deps.stores }
   get redact() { return this.deps.redact }
-  get busy() { return !!this.running }
+  get busy() { return this.turns.busy }
+  get wait(): WaitWindow | undefined { return this.waiting.current }
   /** no turn, no pending wait, nothing queued, a disk that takes writes: it may be unloaded (writes in flight finish first) */
-  get idle() { return !this.running && !this.queued && !this.wait && !this.gate.waiting && !this.inbox.length && !this.deps.store.stuck }
+  get idle() {
+    return !this.turns.busy && !this.turns.queued && !this.wait && !this.attention.waiting && !this.inbox.length && !this.deps.store.stuck
+  }
   get signal() { return this.abort.signal }
+  get entries(): Entry[] { return this.tail.entries }
 
   model() { return this.deps.model() }
   /** without a runtime's (a conversation tested alone): no fallbacks, nothing counted */
@@ -126,25 +94,15 @@ export class Conversation implements TurnPort {
   lastTarget() { return this.target }
 
   async load(): Promise<void> {
-    const { entries, more } = await this.deps.store.loadTail(this.memoryKeep())
-    this.entries = entries
-    this.forgotten = more
-    for (const e of this.entries) {
+    const { entries, more } = await this.deps.store.loadTail(this.tail.keep)
+    this.tail.loaded(entries, more)
+    for (const e of entries) {
       if ((e.type === 'turn' || e.type === 'step') && e.turn > this.turnCounter) this.turnCounter = e.turn
       if (e.type === 'fact') this.target = targetOf(e.fact)
-      if (e.type === 'shown') e.ids.forEach(id => this.consumed.add(id))
+      this.books.loaded(e)
     }
-    this.restoreWait(more)
-    this.forgetOldEntries()
-  }
-
-  /** A wait of the history that no turn followed is pending again, counted from its stored time (SPEC §15). */
-  private restoreWait(more: boolean): void {
-    const pending = pendingWait(this.entries, more, this.deps.waits?.stored())
-    if (!pending) return this.deps.waits?.ended()
-    const { at, ...declaration } = pending.wait
-    this.startWait(declaration, at, { now: this.clock.now(), seen: pending.seen })
-    this.deps.waits?.armed(pending.wait)
+    this.waiting.restore(entries, more)
+    this.tail.trim()
   }
 
   /**
@@ -155,71 +113,28 @@ export class Conversation implements TurnPort {
   receive(fact: Fact, wake?: string): boolean {
     if (this.stopped) return false
     this.target = targetOf(fact)
-    const held = this.arrivals.held(fact, wake, this.clock.now())
-    const wakes = held ? undefined : wake
-    const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...(wakes ? { wake: wakes } : {}), ...(held ? { held } : {}) }]
+    const arrival = this.attention.arrive(fact, wake, this.clock.now())
+    const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...arrival }]
     // A fact is first seen by the next turn (or the running one, at its next step).
     const images = factAttachments(fact, this.currentTurn?.number ?? this.turnCounter + 1, this.profile.attachment.inboundLifetime)
     if (images) entries.push(images)
-    if (this.running) {
+    if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.push(...entries)
-      this.gate.heard()
-      if (this.arrivals.interrupts(wake, held)) this.typing.forEach(stop => stop())
+      this.attention.duringTurn(arrival, wake)
       return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
-    if (wakes) this.gate.wake(wakes)
-    else {
-      this.gate.heard()
-      this.wait?.countFact()
-    }
+    this.attention.between(arrival)
+    if (!arrival.wake) this.waiting.countFact()
     return true
   }
 
   /** A turn for an explicit wake-up or a wait window: now (after the judge, for a wait), or right after the running one. */
   request(req: TurnRequest): void {
     if (this.stopped) return
-    this.gate.consider(req)
-  }
-
-  private startTurn(req: TurnRequest): void {
-    if (this.stopped) return
-    if (this.running) {
-      // A second reason while busy: the next turn carries the first note; facts speak for themselves.
-      this.queued ??= req
-      return
-    }
-    this.running = this.loop(req)
-  }
-
-  /** The newest lines of the chat, for the judge. */
-  private recentLines(): string[] {
-    const out: string[] = []
-    for (let i = this.entries.length - 1; i >= 0 && out.length < JUDGE_LINES; i--) {
-      const e = this.entries[i]
-      if (e.type === 'fact') out.push(factLine(e.fact))
-    }
-    return out.reverse()
-  }
-
-  private async loop(first: TurnRequest): Promise<void> {
-    let next: TurnRequest | undefined = first
-    try {
-      while (next && !this.stopped) {
-        this.queued = undefined
-        this.cancelWait()
-        await this.deps.beforeTurn?.()
-        await runTurn(this, next)
-        next = this.queued
-      }
-    } catch (e) {
-      this.logger.error('conversation %s: turn failed: %s', this.key, (e as Error)?.stack ?? e)
-    } finally {
-      this.running = undefined
-      this.deps.changed?.()
-    }
+    this.attention.consider(req)
   }
 
   beginTurn(req: TurnRequest): TurnState {
@@ -227,10 +142,7 @@ export class Conversation implements TurnPort {
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
       number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key,
-      watchArrivals: fn => {
-        this.typing.add(fn)
-        return () => this.typing.delete(fn)
-      },
+      watchArrivals: fn => this.attention.watchArrivals(fn),
     }
     this.currentTurn = state
     // the model reads the turn entry as `[now: …]` (turn-line.ts): the time lives in the history,
@@ -246,37 +158,18 @@ export class Conversation implements TurnPort {
   endTurn(state: TurnState): void {
     this.currentTurn = undefined
     this.live = undefined
-    const unseen = this.takeInbox()
-    const missed = unseen.find(e => e.type === 'fact' && e.wake)
-    this.typing.clear()
-    this.gate.turnEnded()
-    if (missed && missed.type === 'fact') this.gate.wake(missed.wake)
-    if (state.wait && !this.queued && !this.gate.waiting) this.armWait(state)
+    const missed = this.takeInbox().find(e => e.type === 'fact' && e.wake)
+    this.attention.turnEnded(missed?.type === 'fact' ? missed.wake : undefined)
+    if (state.wait && !this.turns.queued && !this.attention.waiting) this.waiting.arm(state.wait, !this.stopped)
   }
 
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */
   append(entries: Entry[]): Promise<void> {
-    this.entries.push(...entries)
-    this.forgetOldEntries()
+    this.tail.push(entries)
     this.deps.changed?.()
     this.deps.indexed?.(entries)
     // a failed write is logged by the store, which keeps the entries and writes them again
     return this.deps.store.append(entries).catch(() => {})
-  }
-
-  /**
-   * Memory keeps only the tail the context window can use (every kept entry is at least one
-   * message, or an attachment/bookkeeping entry); the file keeps everything.
-   */
-  private memoryKeep(): number {
-    return this.profile.context.maxMessages * 3 + 200
-  }
-
-  private forgetOldEntries(): void {
-    const keep = this.memoryKeep()
-    if (this.entries.length <= keep * 1.5) return
-    this.entries.splice(0, this.entries.length - keep)
-    this.forgotten = true
   }
 
   flushInbox(): void {
@@ -289,45 +182,20 @@ export class Conversation implements TurnPort {
     this.inbox = []
     if (moved.length) {
       this.append(moved)
-      for (const e of moved) if (e.type === 'fact') this.wait?.countFact()
+      for (const e of moved) if (e.type === 'fact') this.waiting.countFact()
     }
     return moved
   }
 
-  /** The turn's wait goes into the history and the index first: a restart finds it there (SPEC §15). */
-  private armWait(state: TurnState): void {
-    const stored = { at: this.clock.now(), ...state.wait }
-    void this.append([{ type: 'wait', ...stored }])
-    this.deps.waits?.armed(stored)
-    // a turn that ended because the conversation stops leaves its wait to the next start
-    if (!this.stopped) this.startWait(state.wait, stored.at)
-  }
-
-  private startWait(declaration: NonNullable<TurnState['wait']>, at: number, restored?: RestoredWait): void {
-    this.wait = new WaitWindow(declaration, at, why => {
-      this.wait = undefined
-      // the index keeps the key until the turn starts (a judge may still say no)
-      this.request({ reason: `wait:${why.window}`, note: wakeNote(why), ...(isLate(why) ? { late: true } : {}) })
-    }, (fn, ms) => { const t = this.clock.setTimeout(fn, ms); return () => t.cancel() }, restored)
-  }
-
   /** A turn starts or the history is reset: the wait is over. `ended: false` when only stopping (it stays pending). */
   cancelWait(ended = true): void {
-    this.wait?.cancel()
-    this.wait = undefined
-    if (ended) this.deps.waits?.ended()
+    this.waiting.cancel(ended)
   }
 
   /** The messages of the next model request, with the attachments it shows as images. */
-  async buildRequest(maxChars?: number): Promise<ModelRequest> {
-    const request = await buildRequest({
-      maxChars, anchor: this.windowAnchor,
-      entries: this.entries, profile: this.profile, forgotten: this.forgotten, consumed: this.consumed,
-      currentTurn: this.currentTurn?.number ?? this.turnCounter, loadImage: url => this.deps.loadImage(url),
-      archive: text => this.stores.artifacts.write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
-    })
-    this.windowAnchor = request.anchor
-    return request
+  buildRequest(maxChars?: number): Promise<ModelRequest> {
+    const currentTurn = this.currentTurn?.number ?? this.turnCounter
+    return this.books.build({ maxChars, entries: this.tail.entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn })
   }
 
   showStep(live: LiveStep | undefined): void {
@@ -337,9 +205,8 @@ export class Conversation implements TurnPort {
 
   /** Records that the `once` attachments of a persisted response were shown. */
   markShown(ids: string[]): void {
-    if (!ids.length) return
-    ids.forEach(id => this.consumed.add(id))
-    void this.append([{ type: 'shown', at: this.clock.now(), ids }])
+    const entry = this.books.shown(ids, this.clock.now())
+    if (entry) void this.append([entry])
   }
 
   /** Resolves when everything appended so far is on disk (or could not be written). */
@@ -349,9 +216,8 @@ export class Conversation implements TurnPort {
 
   async reset(): Promise<string | undefined> {
     this.cancelWait()
-    this.entries = []
-    this.forgotten = false
-    this.windowAnchor = undefined
+    this.tail.clear()
+    this.books.reset()
     this.deps.changed?.()
     return this.deps.store.reset()
   }
@@ -359,17 +225,15 @@ export class Conversation implements TurnPort {
   /** Stops scheduling, aborts a model call in flight, lets sends settle, keeps the inbox. */
   async stop(): Promise<void> {
     this.stopped = true
-    this.gate.stop()
+    this.attention.stop()
     this.cancelWait(false)
     this.abort.abort(new Error('kotodama is stopping'))
-    await this.running?.catch(() => {})
+    await this.turns.settled()
     this.takeInbox()
     await this.sends.idle()
     await this.deps.store.flushed()
   }
 }
-
-const isLate = (why: WaitFired) => why.window === 'time' && why.lateMs !== undefined
 
 function targetOf(f: Fact): SendTarget {
   return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}), ...(f.rawChannel ? { rawChannel: f.rawChannel } : {}) }

@@ -1,0 +1,46 @@
+// What a conversation is given by its runtime (conversation-wiring.ts makes it).
+import type { ProfileConfig } from '../config/types'
+import type { Tool } from '../contract/tool'
+import type { MediaStores } from '../exit/store-media'
+import type { HistoryBackend } from '../history/backend'
+import type { Entry } from '../history/entries'
+import type { Verdict } from '../attention/judge'
+import type { FailoverPort } from '../model/failover'
+import type { ModelHandle } from '../model/provider'
+import type { SendTarget, ToolHost } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import type { Redactor } from '../util/redact'
+import type { WaitIndexPort } from './durable-waits'
+import type { LoadedImage } from './request/projection'
+
+export interface ConversationDeps {
+  key: string
+  profile: ProfileConfig
+  logger: Logger
+  clock: Clock
+  redact: Redactor
+  store: HistoryBackend
+  /** where the unified exit stores media and archives */
+  stores: MediaStores
+  model(): ModelHandle | undefined
+  /** fallback models, their health and the runtime's usage counters */
+  failover?: FailoverPort
+  system(): string
+  /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
+  toolsFor(host: ToolHost): () => Map<string, Tool>
+  /** The runtime's side of the tool host; the conversation adds its channel and send queue. */
+  hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
+  /** image bytes for projection */
+  loadImage(url: string): Promise<LoadedImage>
+  /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */
+  beforeTurn?(): Promise<void>
+  /** told after entries were appended, a turn ended or the history was reset (the console page) */
+  changed?(): void
+  /** told the entries appended, as they are appended (recall indexes what was said, SPEC §17) */
+  indexed?(entries: Entry[]): void
+  /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
+  waits?: WaitIndexPort
+  /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
+  judge?(o: { reason: string; lines: string[] }): Promise<Verdict>
+}
