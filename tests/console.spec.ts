@@ -284,7 +284,7 @@ describe('console: the listeners of the page', function () {
 
   it('"wake now" on a runtime that is not running (its bot is there) starts it through the service and wakes the conversation', async () => {
     // the runtime stops while its bot stays, as after a plugin reload
-    ;(demo.app.kotodama as any).stopBot(BOT)
+    ;(demo.app.kotodama as any).runtimes.stopWhere((r: any) => r.bot === BOT)
     await until(async () => (await call('kotodama/runtimes'))[0].running === false, 'the runtime stopped')
     expect((await call('kotodama/runtimes'))[0]).to.deep.include({ bot: BOT, online: true, running: false })
     await call('kotodama/wake', 'demo', BOT, 'private:bob')
@@ -325,7 +325,7 @@ describe('console: the listeners of the page', function () {
     expect(card.days[0].cost).to.be.closeTo(t.usage.cost, 1e-12)
 
     // stopped, it is listed from its home: today from its daily file, the days before from theirs
-    ;(demo.app.kotodama as any).stopBot(COSTS)
+    ;(demo.app.kotodama as any).runtimes.stopWhere((r: any) => r.bot === COSTS)
     await until(async () => (await call('kotodama/runtimes')).find((r: any) => r.bot === COSTS)?.running === false, 'the runtime stopped')
     // yesterday's file from before cached tokens and costs were counted; one of three days ago with them
     await writeFile(join(home, 'usage', `${day(1)}.json`), JSON.stringify({ day: day(1), models: { main: { requests: 4, errors: 1, promptTokens: 4000, completionTokens: 400 } } }))

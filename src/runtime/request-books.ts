@@ -21,7 +21,7 @@ export class RequestBooks {
   private consumed = new Set<string>()
   private anchor?: Entry
 
-  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts: ArtifactStore }) {}
+  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore }) {}
 
   /** A loaded history's entry: shown attachments stay shown. */
   loaded(e: Entry): void {
@@ -32,7 +32,7 @@ export class RequestBooks {
     const request = await buildRequest({
       ...input, anchor: this.anchor, consumed: this.consumed,
       loadImage: url => this.o.loadImage(url),
-      archive: text => this.o.artifacts.write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
+      archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
     })
     this.anchor = request.anchor
     return request

@@ -41,3 +41,13 @@ export function captureClock(): Clock {
     Date: g.Date, performance: { now: perf.now.bind(perf) },
   })
 }
+
+/** A clock that asks `current()` at each use: tests may replace a service's clock after it was made. */
+export function lateClock(current: () => Clock): Clock {
+  return {
+    now: () => current().now(),
+    monotonic: () => current().monotonic(),
+    setTimeout: (fn, ms) => current().setTimeout(fn, ms),
+    queueMicrotask: fn => current().queueMicrotask(fn),
+  }
+}

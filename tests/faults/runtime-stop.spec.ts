@@ -18,7 +18,7 @@ describe('a runtime stopping under an incoming message', () => {
     // the runtime stops between taking the message and storing it
     const receive = first.receive.bind(first)
     first.receive = async fact => {
-      ;(h.app.kotodama as any).stopBot('mock:514')
+      ;(h.app.kotodama as any).runtimes.stopWhere((r: any) => r.bot === 'mock:514')
       await first.stop()
       return receive(fact)
     }

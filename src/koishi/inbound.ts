@@ -1,0 +1,91 @@
+// What comes in from Koishi (SPEC §9, §10, §15): claimed messages stored as facts in arrival order
+// per conversation, bots going away (their runtimes stop) and coming online (their pending waits
+// re-arm), the database arriving.
+import { Context, Session, Universal } from 'koishi'
+import { claimsBot } from '../claims/match'
+import type { ProfileConfig } from '../config/types'
+import { mayHavePendingWaits } from '../runtime/durable-waits'
+import type { Runtime } from '../runtime/runtime'
+import { KeyedQueue } from '../util/keyed-queue'
+import type { Logger } from '../util/logger'
+import { arrivalOf, sessionToFact } from './session-to-fact'
+
+export interface InboundDeps {
+  log: Logger
+  profiles(): ProfileConfig[]
+  owner(bot: string, channel: string): ProfileConfig | undefined
+  /** the profile's histories cannot be stored now (storage: database without one) */
+  unavailable(profile: ProfileConfig, bot: string): boolean
+  /** the same, asked without logging (a restore at boot, before a database plugin started) */
+  storable(profile: ProfileConfig, bot: string): boolean
+  runtime(profile: ProfileConfig, bot: string): Promise<Runtime>
+  homeOf(profile: ProfileConfig, bot: string): string
+  stopBot(bot: string): void
+}
+
+export class Inbound {
+  private ingest = new KeyedQueue()
+  /** each bot's display name, read once (a session's properties are costly proxies), kept current by status events */
+  private names = new Map<string, string | undefined>()
+
+  constructor(private ctx: Context, private deps: InboundDeps) {
+    // A middleware, not the message event: commands and other plugins that answer a message
+    // consume it first, so `kotodama.status` never becomes a fact.
+    ctx.middleware((session, next) => {
+      this.onMessage(session)
+      return next()
+    })
+    // Only a bot that went away stops its runtimes: CONNECT and RECONNECT are on the way to
+    // online, and a bot's first start (CONNECT) comes after the message that started its runtime.
+    ctx.on('bot-status-updated', bot => {
+      this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
+      if (!bot.isActive) deps.stopBot(`${bot.platform}:${bot.selfId}`)
+      else if (bot.status === Universal.Status.ONLINE) this.restoreWaits(bot.sid)
+    })
+    ctx.inject(['database'], () => this.restoreWaits())
+    ctx.on('bot-removed', bot => deps.stopBot(`${bot.platform}:${bot.selfId}`))
+  }
+
+  /**
+   * Facts of one conversation are stored in arrival order (SPEC §10): a message whose media are
+   * still being registered holds back the messages after it, not other conversations.
+   */
+  private onMessage(session: Session): void {
+    const arrival = arrivalOf(session)
+    const { bot, channel, userId } = arrival
+    if (!userId || userId === arrival.selfId) return
+    const profile = this.deps.owner(bot, channel)
+    if (!profile || this.deps.unavailable(profile, bot)) return
+    const conversation = profile.mode === 'cross' ? 'cross' : channel
+    this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
+      // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
+      for (let tries = 0; tries < 3; tries++) {
+        const runtime = await this.deps.runtime(profile, bot)
+        if (await runtime.receive(await sessionToFact(session, runtime.assets, arrival, this.botName(bot, session)))) return
+      }
+      throw new Error('its runtime kept stopping')
+    }).catch(e => this.deps.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
+  }
+
+  botName(bot: string, session?: Session): string | undefined {
+    if (!this.names.has(bot) && session) this.names.set(bot, session.bot?.user?.name)
+    return this.names.get(bot)
+  }
+
+  /** Starts the runtimes of online bots (or of `bot`) whose home lists pending waits: they fire without a message (SPEC §15). */
+  restoreWaits(bot?: string): void {
+    for (const b of this.ctx.bots) {
+      if (b.status !== Universal.Status.ONLINE || (bot && b.sid !== bot)) continue
+      for (const profile of this.deps.profiles().filter(p => claimsBot(p.claims, b.sid))) {
+        mayHavePendingWaits(this.deps.homeOf(profile, b.sid)).then(yes => {
+          if (yes && this.ctx.scope.isActive && this.deps.storable(profile, b.sid)) return this.deps.runtime(profile, b.sid)
+        }).catch(() => {})
+      }
+    }
+  }
+
+  /** Resolves when the messages already received are stored. */
+  idle(): Promise<void> {
+    return this.ingest.idle()
+  }
+}
