@@ -80,7 +80,9 @@ type Head = { id: string; created: number; model: string }
 type Call = { id: string; name: string; arguments: string }
 
 function streamChunks(head: Head, reply: ChatReply, toolCalls: Call[], finishReason: string, usage: unknown): string[] {
-  const chunk = (delta: any, finish: string | null = null) => ({ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })
+  const chunk = (delta: any, finish: string | null = null) => ({
+    ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }],
+  })
   const events: string[] = []
   const send = (data: unknown) => events.push(sseEvent(data))
   send(chunk({ role: 'assistant', content: '' }))
