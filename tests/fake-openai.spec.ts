@@ -1,10 +1,13 @@
-// Self-test of the fake server, driven through the real AI SDK provider over HTTP.
+// Self-test of the fake servers: FakeOpenAI driven through the real AI SDK provider over HTTP, and
+// the scripted-server core (routing, guards, cut connections) with a wire of the test's own.
 import { expect } from 'chai'
-import { generateText, stepCountIs, streamText, tool } from 'ai'
+import { embedMany, generateText, stepCountIs, streamText, tool } from 'ai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { z } from 'zod'
 import FakeTimers from '@sinonjs/fake-timers'
 import { FakeOpenAI, imagePartsOf, lastUserText, messagesOf, toolNamesOf, toolResultsOf } from './support/fake-openai'
+import { FakeEmbeddings } from './support/fake-embeddings'
+import { Delivery, ScriptedServer, sseEvent, Wire } from './support/fakes/scripted-server'
 
 describe('fake-openai', () => {
   let fake: FakeOpenAI
@@ -251,5 +254,141 @@ describe('fake-openai', () => {
     expect(missing.status).to.equal(404)
     expect((await missing.json()).error.message).to.include('unknown route')
     expect(fake.requests).to.have.length(0)
+  })
+})
+
+// A made-up API: `{ say }` answered as `{ said }`, streamed as named events when `?stream=1`;
+// errors as `{ error: { message } }`. It stands in for a later wire (Anthropic, Gemini, speech).
+interface EchoReply extends Delivery { say?: string; error?: string }
+const echoWire: Wire<EchoReply> = {
+  error: (status, message) => ({ status, json: { error: { message } } }),
+  render(reply, req) {
+    if (reply.status && reply.status >= 400) return { status: reply.status, json: { error: { message: reply.error ?? 'echo error' } } }
+    const said = reply.say ?? req.body?.say ?? ''
+    if (req.query === 'stream=1') return { status: 200, chunks: [...said].map((c) => sseEvent({ c }, 'piece')).concat(sseEvent({}, 'stop')) }
+    return { status: 200, json: { said } }
+  },
+}
+
+describe('scripted server', () => {
+  let server: ScriptedServer
+
+  beforeEach(async () => {
+    server = await ScriptedServer.start({ name: 'fake-echo' })
+  })
+
+  afterEach(async () => {
+    await server.close()
+  })
+
+  const post = (path: string, body: unknown) => fetch(`${server.origin}${path}`, { method: 'POST', body: JSON.stringify(body) })
+
+  it('routes by method and path, each endpoint with its own script and requests', async () => {
+    const a = server.mount('POST', '/a', echoWire, 'a').script({ say: 'from a' })
+    const b = server.mount('POST', /\/models\/[^/]+:echo/, echoWire, 'b').fallback((req) => ({ say: `b saw ${req.path}` }))
+    server.serve('GET', '/health', () => ({ status: 200, json: { ok: true } }))
+    expect(await (await post('/a', {})).json()).to.deep.equal({ said: 'from a' })
+    expect(await (await post('/models/m1:echo', {})).json()).to.deep.equal({ said: 'b saw /models/m1:echo' })
+    expect((await post('/models/m1:echo/more', {})).status).to.equal(404)   // a RegExp matches the whole path
+    expect(await (await fetch(`${server.origin}/health`)).json()).to.deep.equal({ ok: true })
+    expect(a.requests.map((r) => r.endpoint)).to.deep.equal(['a'])
+    expect(b.requests.map((r) => [r.index, r.method, r.path])).to.deep.equal([[0, 'POST', '/models/m1:echo']])
+    expect(server.requests.map((r) => r.endpoint), 'fixed routes and 404s are not recorded').to.deep.equal(['a', 'b'])
+    expect(a.pending()).to.equal(0)
+    const none = await post('/a', {})
+    expect(none.status).to.equal(400)
+    expect((await none.json()).error.message).to.equal('fake-echo: no scripted reply for request #1')
+  })
+
+  it('serves chat and embeddings on one port', async () => {
+    const fake = await FakeOpenAI.start()
+    try {
+      fake.script({ content: 'hello' })
+      fake.embeddings().fallback({ vectorOf: (t) => [t.length, 1] })
+      const provider = createOpenAICompatible({ name: 'fake', baseURL: fake.baseURL, apiKey: 'k' })
+      expect((await generateText({ model: provider.chatModel('m'), prompt: 'x' })).text).to.equal('hello')
+      const { embeddings } = await embedMany({ model: provider.embeddingModel('e'), values: ['ab', 'abc'] })
+      expect(embeddings).to.deep.equal([[2, 1], [3, 1]])
+      expect(fake.requests, 'requests stay the chat ones').to.have.length(1)
+      expect(fake.embeddings().requests[0].body.input).to.deep.equal(['ab', 'abc'])
+      expect(fake.server.requests.map((r) => r.endpoint)).to.deep.equal(['chat', 'embeddings'])
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('FakeEmbeddings answers with vectorOf, or 500s when failing', async () => {
+    const fake = await FakeEmbeddings.start((t) => [t.length])
+    try {
+      const model = createOpenAICompatible({ name: 'fake', baseURL: fake.baseURL, apiKey: 'k' }).embeddingModel('emb')
+      expect((await embedMany({ model, values: ['abcd'] })).embeddings).to.deep.equal([[4]])
+      fake.failing = true
+      const error = await embedMany({ model, values: ['x'], maxRetries: 0 }).then((): unknown => undefined, (e): any => e)
+      expect(String(error?.message)).to.include('the embeddings server is down')
+      expect(fake.requests).to.deep.equal([{ model: 'emb', input: ['abcd'] }, { model: 'emb', input: ['x'] }])
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('checks guards before the script, without consuming it', async () => {
+    const e = server.mount('POST', '/e', echoWire).script({ say: 'scripted' })
+    e.guard((req) => req.body?.bad ? { error: 'refused' } : undefined)
+    const refused = await post('/e', { bad: true })
+    expect(refused.status).to.equal(400)
+    expect((await refused.json()).error.message).to.equal('refused')
+    expect(e.pending()).to.equal(1)
+    expect(await (await post('/e', {})).json()).to.deep.equal({ said: 'scripted' })
+    expect(e.requests).to.have.length(2)
+  })
+
+  it('answers an unparsable body and a throwing script in the wire\'s error shape', async () => {
+    server.mount('POST', '/e', echoWire).script(() => { throw new Error('oops') })
+    const bad = await fetch(`${server.origin}/e`, { method: 'POST', body: '{nope' })
+    expect(bad.status).to.equal(400)
+    expect((await bad.json()).error.message).to.include('fake-echo: request body is not JSON')
+    const threw = await post('/e', {})
+    expect((await threw.json()).error.message).to.equal('fake-echo: scripted reply for request #0 threw: oops')
+  })
+
+  it('cuts, truncates and delays any wire\'s stream and JSON alike', async () => {
+    server.mount('POST', '/e', echoWire).script(
+      { say: 'abcdef', truncateAt: 20 },
+      { say: 'abcdef', cut: true },
+      { say: 'abcdef', cut: true },
+      { say: 'late', delayMs: 40, headers: { 'x-extra': '1' } },
+    )
+    const truncated = await (await fetch(`${server.origin}/e?stream=1`, { method: 'POST', body: '{}' })).text()
+    expect(truncated).to.equal('event: piece\ndata: {"c":"a"}\n\n'.slice(0, 20))
+    const cutStream = await fetch(`${server.origin}/e?stream=1`, { method: 'POST', body: '{}' })
+      .then((r) => r.text()).catch((e) => `ERROR ${e.cause?.message ?? e}`)
+    expect(cutStream).to.match(/^ERROR /)
+    const cutJson = await post('/e', {}).then((r) => r.text()).catch((e) => `ERROR ${e.cause?.message ?? e}`)
+    expect(cutJson).to.match(/^ERROR /)
+    const started = Date.now()
+    const late = await post('/e', {})
+    expect(Date.now() - started).to.be.at.least(35)
+    expect(late.headers.get('x-extra')).to.equal('1')
+    expect(await late.json()).to.deep.equal({ said: 'late' })
+  })
+
+  it('waits for requests server-wide, and reset forgets every endpoint', async () => {
+    const a = server.mount('POST', '/a', echoWire).fallback({})
+    const b = server.mount('POST', '/b', echoWire).script({ say: 'x' }, { say: 'y' })
+    const both = server.waitForRequests(2)
+    await post('/a', {})
+    await post('/b', {})
+    expect((await both).map((r) => r.path)).to.deep.equal(['/a', '/b'])
+    server.reset()
+    expect([server.requests.length, a.requests.length, b.requests.length, b.pending()]).to.deep.equal([0, 0, 0, 0])
+    expect((await post('/a', {})).status, 'the fallback is gone too').to.equal(400)
+  })
+
+  it('closes with a request hanging', async () => {
+    server.mount('POST', '/e', echoWire).script({ hang: true })
+    const call = post('/e', {}).then((): unknown => undefined, (e): unknown => e)
+    await server.waitForRequests(1)
+    await server.close()
+    expect(await call).to.be.instanceOf(Error)
   })
 })

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
-import { App, Bot, Logger } from 'koishi'
+import { App, Bot, h as hh, Logger } from 'koishi'
 import mock from '@koishijs/plugin-mock'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
@@ -16,7 +16,20 @@ export interface Sent {
   channel: string
   content: string
   at: number
+  /** set (true) when the send carried a session (`options.session`); absent otherwise */
+  session?: true
+  /** the message it replies to: a `<quote id>` in the content, else the carried session's message */
+  replyTo?: string
 }
+
+/** Any send, Koishi's own replies included. */
+export interface AnySent extends Sent {
+  /** made by `session.send` (a command's answer, a middleware's return value), not by `bot.sendMessage` */
+  reply: boolean
+}
+
+// marks the options of a bot.sendMessage made by session.send
+const VIA_SESSION_SEND = Symbol('via session.send')
 
 export interface HarnessOptions {
   profiles?: any[]
@@ -50,7 +63,10 @@ export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, max
 export const NO_DEBOUNCE = { debounceMs: 0, debounceMaxMs: 0 }
 
 export class Harness {
+  /** every send made with bot.sendMessage (kotodama's), with or without a session; not Koishi's replies */
   readonly sent: Sent[] = []
+  /** every send, Koishi's replies through session.send included (those are also read with client.receive) */
+  readonly allSent: AnySent[] = []
   readonly logs: { level: string; text: string }[] = []
   private sendCount = 0
   /** the default mock bot's selfId */
@@ -59,14 +75,19 @@ export class Harness {
   private mocks: ReturnType<App['plugin']>[] = []
   fork: ReturnType<App['plugin']>
 
-  private constructor(readonly app: App, readonly server: FakeOpenAI, readonly dataDir: string, readonly config: any, private failSend?: HarnessOptions['failSend']) {}
+  private constructor(
+    readonly app: App, readonly server: FakeOpenAI, readonly dataDir: string, readonly config: any, private failSend?: HarnessOptions['failSend'],
+  ) {}
 
   static async start(o: HarnessOptions = {}): Promise<Harness> {
     const server = await FakeOpenAI.start()
     const dataDir = o.dataDir ?? await mkdtemp(join(tmpdir(), 'kotodama-test-'))
     const config = {
       dataDir,
-      models: o.models ?? [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }, ...o.extraModels ?? []],
+      models: o.models ?? [
+        { id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model },
+        ...o.extraModels ?? [],
+      ],
       ...(o.codemode ? { codemode: o.codemode } : {}),
       ...(o.mcp ? { mcp: o.mcp } : {}),
       ...(o.storage ? { storage: o.storage } : {}),
@@ -85,6 +106,7 @@ export class Harness {
     h.mocks.push(app.plugin(mock, o.selfId ? { selfId: o.selfId } : undefined))
     for (const id of o.bots ?? []) h.mocks.push(app.plugin(mock, { selfId: id }))
     await app.start()
+    markSessionSends(app)
     for (const bot of app.bots) h.stubSends(bot)
     h.fork = app.plugin(kotodama, config)
     await h.idle()
@@ -102,16 +124,27 @@ export class Harness {
 
   private untarget = () => {}
 
-  /** Outbound sends (no session) are recorded and get fake ids; replies to a client pass through. */
+  /**
+   * Every send is recorded in `allSent`; those not made by session.send also in `sent` and count for
+   * `failSend`. A send without a session gets fake ids (plugin-mock cannot deliver it); one with a
+   * session still reaches the mock client (client.receive) and gets the mock's ids, or fake ones.
+   */
   private stubSends(bot: Bot) {
     const original = bot.sendMessage
     const self = this
     nodeMock.method(bot, 'sendMessage', async function (this: Bot, channelId: string, content: any, guildId?: string, options?: any) {
-      if (options?.session) return original.call(this, channelId, content, guildId, options)
-      const n = self.sendCount++
+      const reply = !!options?.[VIA_SESSION_SEND]
+      const n = reply ? -1 : self.sendCount++
       if (self.failSend && n === self.failSend.at) throw new Error(self.failSend.message)
-      self.sent.push({ bot: `${bot.platform}:${bot.selfId}`, channel: channelId, content: String(content), at: Date.now() })
-      return [`sent-${n}`]
+      const entry: Sent = { bot: `${bot.platform}:${bot.selfId}`, channel: channelId, content: textOf(content), at: Date.now() }
+      if (options?.session) entry.session = true
+      const replyTo = quoteOf(content) ?? options?.session?.messageId
+      if (replyTo) entry.replyTo = String(replyTo)
+      self.allSent.push({ ...entry, reply })
+      if (!reply) self.sent.push(entry)
+      if (!options?.session) return [`sent-${n}`]
+      const ids = await original.call(this, channelId, content, guildId, options)
+      return reply || ids?.length ? ids : [`sent-${n}`]
     })
   }
 
@@ -171,6 +204,30 @@ export class Harness {
     this.untarget()
     // a runtime still stopping may write its usage file while the folder goes (ENOTEMPTY): retried
     if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })
+  }
+}
+
+/** Flags the sends session.send makes, so the harness tells Koishi's replies from kotodama's sends (restored by stop()). */
+function markSessionSends(app: App) {
+  // session.send is Koishi's session mixin (a service object's method), not on satori's Session class
+  const proto = Object.getPrototypeOf((app as any).koishi.session)
+  if (proto.send === marking) return   // another live harness marks them already
+  const send = proto.send
+  marking = nodeMock.method(proto, 'send', function (this: any, fragment: any, options: any = {}) {
+    return send.call(this, fragment, { ...options, [VIA_SESSION_SEND]: true })
+  })
+}
+let marking: unknown
+
+function textOf(content: any): string {
+  return typeof content === 'string' ? content : [content].flat().map(String).join('')
+}
+
+function quoteOf(content: any): string | undefined {
+  try {
+    return hh.select(hh.normalize(content), 'quote')[0]?.attrs?.id
+  } catch {
+    return undefined
   }
 }
 
