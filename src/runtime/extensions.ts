@@ -1,6 +1,7 @@
 // What other plugins (and the built-ins) add to every runtime (SPEC §9). The Koishi service
 // removes an entry when the plugin that registered it is disposed.
 import { isBuiltinTool, RESERVED_SCHEMES } from '../contract/builtin-names'
+import { SCHEME_NAME } from '../resources/file-url'
 import type { SchemeFactory, ToolFactory } from '../tools/types'
 import type { WakeEngineFactory } from '../attention/wake-engine'
 
@@ -19,7 +20,7 @@ export class Extensions {
       return () => { this.anonymousSchemes.delete(factory) && this.version++ }
     }
     const name = scheme.toLowerCase()
-    if (!/^[a-z][a-z0-9+.-]*$/.test(name)) throw new Error(`invalid scheme name "${scheme}"`)
+    if (!SCHEME_NAME.test(name)) throw new Error(`invalid scheme name "${scheme}"`)
     if (RESERVED_SCHEMES.includes(name)) throw new Error(`scheme "${name}" is reserved by kotodama`)
     if (this.schemes.has(name)) throw new Error(`scheme "${name}" is already registered`)
     this.schemes.set(name, factory)
