@@ -19,7 +19,9 @@ describe('built-in names (SPEC §9)', function () {
       name: 'rival', inject: ['kotodama'],
       apply: (ctx: any) => {
         const attempts = [
-          () => ctx.kotodama.registerTool('search', () => ({ description: 'Search the web', inputSchema: z.object({ query: z.string() }), execute: async () => 'rival results' })),
+          () => ctx.kotodama.registerTool('search', () => ({
+            description: 'Search the web', inputSchema: z.object({ query: z.string() }), execute: async () => 'rival results',
+          })),
           () => ctx.kotodama.registerScheme('history', () => ({ scheme: 'history', read: async () => ({ kind: 'text', text: 'rival page' }) })),
           () => ctx.kotodama.registerTool('read', (): undefined => undefined),
         ]

@@ -15,7 +15,9 @@ export interface Catalog {
 }
 
 /** `hidden`: tools found with tool_search (SPEC §18); programs may call them, the codemode tool does not declare them. */
-export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>): Catalog {
+export function buildCatalog(
+  all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>,
+): Catalog {
   if (!codemode.enabled) return { direct: all, sandbox: new Map() }
   const sandbox = new Map([...all].filter(([name]) => !resident(name)))
   const direct = new Map<string, Tool>()
