@@ -4,11 +4,13 @@ import { expect } from 'chai'
 import fs from 'node:fs'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import { mock as nodeMock } from 'node:test'
 import { Harness, call } from './support/harness'
 import { toolNamesOf, toolResultsOf } from './support/fake-openai'
 import { runtimeHome } from '../src/runtime/runtime'
 import { MEMORY_BUDGET, memorySection, type IndexEntry } from '../src/memory/section'
+import { walkNotes } from '../src/memory/walk'
 
 describe('memory in every request (SPEC §13)', function () {
   let h: Harness
@@ -210,5 +212,25 @@ describe('memorySection (pure)', () => {
     expect(text).to.include('### Index of local://memory/ (50 files)')
     expect(text).to.match(/\[\d+ more files? not listed; read\(\{url: "local:\/\/memory\/"\}\) lists the folder\]/)
     for (let i = 0; i < 12; i++) expect(text).to.include(`read({url: "local://memory/pinned-note-with-a-long-name-${i}.md"})`)
+  })
+})
+
+describe('the walk of local/memory/ (SPEC §13, §17)', () => {
+  it('lists regular files in name order, folders included, links left out, and stops at its limit', async () => {
+    const dir = await fs.promises.mkdtemp(join(tmpdir(), 'kotodama-walk-'))
+    try {
+      await mkdir(join(dir, 'people'), { recursive: true })
+      await writeFile(join(dir, 'b.md'), 'bee\n')
+      await writeFile(join(dir, 'a.md'), 'a\n')
+      await writeFile(join(dir, 'people', 'bob.md'), 'likes tea\n')
+      await fs.promises.symlink(join(dir, 'a.md'), join(dir, 'link.md'))
+      await fs.promises.symlink(dir, join(dir, 'loop'))
+      const all = await walkNotes(dir)
+      expect(all.map(f => [f.rel, f.size])).to.deep.equal([['a.md', 2], ['b.md', 4], ['people/bob.md', 10]])
+      expect((await walkNotes(dir, { limit: 2 })).map(f => f.rel)).to.deep.equal(['a.md', 'b.md'])
+      expect(await walkNotes(join(dir, 'missing'))).to.deep.equal([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

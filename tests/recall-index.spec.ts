@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { analyze, queryTerms } from '../src/recall/analyze'
 import { ConvIndex } from '../src/recall/conv-index'
+import { ByteReader, ByteWriter } from '../src/recall/codec'
 import { dateTest, queryDates } from '../src/recall/dates'
 import type { RecallDoc } from '../src/recall/docs'
 import { docsOf } from '../src/recall/docs'
@@ -125,6 +126,16 @@ describe('recall index (SPEC §17)', function () {
     // the evening's message holds no pizza, but it is of the asked day and next to one that does
     expect(hits('pizza on 2024-01-02')).to.deep.equal([1, 2, 3, 0])
     expect(hits('2024年1月2日')).to.deep.equal([2, 1])
+  })
+
+  it('varints: what the writer wrote reads back, up to 2^53; one cut short is CorruptIndex', function () {
+    const numbers = [0, 1, 127, 128, 300, 16383, 16384, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER]
+    const w = new ByteWriter(4)
+    for (const n of numbers) w.varint(n)
+    const r = new ByteReader(w.view)
+    expect(numbers.map(() => r.varint())).to.deep.equal(numbers)
+    expect(r.done).to.equal(true)
+    expect(() => new ByteReader(w.view.subarray(0, w.length - 1), w.length - 3).varint()).to.throw(CorruptIndex)
   })
 
   it('a damaged file is CorruptIndex; a torn last line of the live log is dropped', async function () {

@@ -172,6 +172,16 @@ describe('tool_search parts (SPEC §18)', () => {
     expect(terms('天气预报')).to.include('天气')
   })
 
+  it('Korean is written with spaces: its words are whole words, never cut into pairs of syllables', () => {
+    expect(terms('내일 일기예보를 알려줘')).to.deep.equal(['내일', '일기예보를', '알려줘'])
+    // 일기예보 (weather forecast) shares the pair 일기 with 일기장 (diary): the diary is not a forecast
+    const tools = new Map<string, Tool>([
+      ['weather_forecast', mcpLike('내일 일기예보 알려줌', { type: 'object', properties: {} })],
+      ['diary_write', mcpLike('일기장에 일기를 쓴다', { type: 'object', properties: {} })],
+    ])
+    expect(new ToolIndex(tools).find('일기예보', 5).map(h => h.name)).to.deep.equal(['weather_forecast'])
+  })
+
   it('ranks by names, descriptions and parameters, also in Chinese', () => {
     const tools = new Map<string, Tool>()
     for (const d of DOMAINS) for (const t of toolDefs(d)) tools.set(`${d.id}_${t.name}`, mcpLike(t.description, t.inputSchema))

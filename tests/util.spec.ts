@@ -3,6 +3,9 @@ import { uuidv7, UUIDV7 } from '../src/util/uuidv7'
 import { safeName } from '../src/util/safe-name'
 import { markupCut } from '../src/runtime/long-facts'
 import { namesBot } from '../src/koishi/mentions'
+import { isCjk, segments } from '../src/util/words'
+import { analyze } from '../src/recall/analyze'
+import { terms } from '../src/tool-search'
 
 describe('small utilities', () => {
   it('uuidv7 ids are valid and increase', () => {
@@ -35,5 +38,23 @@ describe('a name written as text is a mention (SPEC §12)', () => {
     for (const t of ['Koishiland is nice', 'hi koishi', 'email@Koishi.com', '@Koishix']) expect(namesBot(t, 'Koishi'), t).to.equal(false)
     expect(namesBot('@K.O hi', 'K.O')).to.equal(true)
     expect(namesBot('anything', undefined)).to.equal(false)
+  })
+})
+
+describe('the word splitter recall and tool_search share', () => {
+  const words = (text: string) => [...segments(text)].filter(s => s.isWordLike).map(s => s.segment)
+
+  it('cuts Chinese and Japanese with a dictionary and spaced scripts, Korean among them, at spaces', () => {
+    expect(words('我想查询天气预报')).to.include.members(['天气', '预报'])
+    expect(words('明日の天気を教えて')).to.include('天気')
+    expect(words('내일 날씨를 알려줘')).to.deep.equal(['내일', '날씨를', '알려줘'])
+    expect(words("it's 3.5 km, don't")).to.deep.equal(["it's", '3.5', 'km', "don't"])
+    expect([isCjk('天气'), isCjk('ひらがな'), isCjk('カタカナ'), isCjk('날씨'), isCjk('погода')]).to.deep.equal([true, true, true, false, false])
+  })
+
+  it('recall and tool_search both keep a Korean word whole, as they keep a Russian one', () => {
+    expect(analyze('내일 일기예보를').map(t => [t.term, t.kind])).to.deep.equal([['내일', 'word'], ['일기예보를', 'word']])
+    expect(terms('내일 일기예보를')).to.deep.equal(['내일', '일기예보를'])
+    expect(terms('прогноз погоды')).to.deep.equal(['прогноз', 'погоды'])
   })
 })

@@ -3,7 +3,7 @@
 import { patternError } from '../claims/match'
 import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig } from './types'
 import { DEFAULT_CODEMODE } from './defaults'
-import { parseFileUrl } from '../resources/file-url'
+import { parseFileUrl, schemeOf } from '../resources/file-url'
 
 export interface ConfigProblem {
   profile?: string
@@ -96,7 +96,7 @@ function mcpIdProblem(id: unknown): string | undefined {
 
 /** Why a pinned entry is not a local:// file URL that read and write accept, if it is not. */
 function pinnedProblem(u: unknown): string | undefined {
-  if (typeof u !== 'string' || !/^local:\/\//i.test(u)) return 'must be a local:// file URL'
+  if (typeof u !== 'string' || schemeOf(u) !== 'local') return 'must be a local:// file URL'
   if (/\/$/.test(u)) return 'names a folder; pin a file, e.g. local://memory/core.md'
   try {
     const parsed = parseFileUrl(u)

@@ -1,8 +1,8 @@
 // Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
 // own state: its loaded conversations, their entries and history files, its usage book (today and
 // the days before, SPEC §16).
-import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { walkNotes } from '../memory/walk'
 import type { Conversation } from '../runtime/conversation'
 import type { Runtime } from '../runtime/runtime'
 import type { Entry } from '../history/entries'
@@ -35,22 +35,8 @@ export function usageToday(book: UsageBook): Pick<RuntimeSummary, 'tokensToday' 
 
 /** Files under the memory folder (SPEC §13), by name; none when it does not exist. */
 export async function memoryFiles(dir: string): Promise<{ name: string; size: number }[]> {
-  const out: { name: string; size: number }[] = []
-  const walk = async (sub: string) => {
-    let names: import('node:fs').Dirent[]
-    try {
-      names = await readdir(join(dir, sub), { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const d of names) {
-      const rel = sub ? `${sub}/${d.name}` : d.name
-      if (d.isDirectory()) await walk(rel)
-      else if (d.isFile() && out.length < 200) out.push({ name: rel, size: (await stat(join(dir, rel)).catch(() => ({ size: 0 }))).size })
-    }
-  }
-  await walk('')
-  return out.sort((a, b) => a.name.localeCompare(b.name))
+  const files = await walkNotes(dir, { limit: 200 })
+  return files.map(f => ({ name: f.rel, size: f.size })).sort((a, b) => a.name.localeCompare(b.name))
 }
 
 export async function conversationSummaries(r: Runtime): Promise<ConversationSummary[]> {

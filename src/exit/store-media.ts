@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import { imageDimensions } from '../resources/image-dimensions'
+import { parseFileUrl, type FileUrl } from '../resources/file-url'
 import { UUIDV7 } from '../util/uuidv7'
 import type { AttachmentItem } from './attachments'
 import type { MediaNode } from '../contract/tool'
@@ -18,16 +19,21 @@ export type StoredMedia = Omit<AttachmentItem, 'lifetime'>
 /** The stored URL of an unchanged asset or artifact the node came from. */
 async function reusable(url: string | undefined, sha256: string, stores: MediaStores): Promise<string | undefined> {
   if (!url) return undefined
-  const base = url.split('?')[0]
-  const asset = /^asset:\/\/([^/:?]+)$/i.exec(base)
-  if (asset && UUIDV7.test(asset[1])) {
-    const s = await stores.assets.sidecar(asset[1]).catch((): undefined => undefined)
-    return s?.sha256 === sha256 ? `asset://${asset[1]}` : undefined
+  let u: FileUrl
+  try {
+    u = parseFileUrl(url)
+  } catch {
+    return undefined
   }
-  const artifact = /^artifact:\/\/([^/:?]+)\/([^/:?]+)$/i.exec(base)
-  if (artifact) {
-    const s = await stores.artifacts.sidecar(artifact[1], artifact[2]).catch((): undefined => undefined)
-    return s?.sha256 === sha256 ? `artifact://${artifact[1]}/${artifact[2]}` : undefined
+  if (u.selectors.length) return undefined
+  const [a, b] = u.segments
+  if (u.scheme === 'asset' && u.segments.length === 1 && UUIDV7.test(a)) {
+    const s = await stores.assets.sidecar(a).catch((): undefined => undefined)
+    return s?.sha256 === sha256 ? `asset://${a}` : undefined
+  }
+  if (u.scheme === 'artifact' && u.segments.length === 2) {
+    const s = await stores.artifacts.sidecar(a, b).catch((): undefined => undefined)
+    return s?.sha256 === sha256 ? `artifact://${a}/${b}` : undefined
   }
   return undefined
 }

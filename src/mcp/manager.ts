@@ -3,7 +3,7 @@
 // whenever the server lists new ones; a runtime gets them when its profile names the server.
 import type { Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from '../config/types'
-import { BUILTIN_TOOLS } from '../contract/builtin-names'
+import { BUILTIN_TOOL_NAMES } from '../contract/builtin-names'
 import { type ToolFactory } from '../tools/types'
 import { McpConnection, type ConnectionDeps, type McpServerStatus } from './connection'
 import { mcpInputSchema } from './input-schema'
@@ -60,7 +60,7 @@ export class McpManager {
     // names other servers use count as taken ('a.b' + 'c' and 'a' + 'b.c' both make a_b_c), and
     // kotodama's own tools (server 'send' + tool 'message' is not send_message)
     const others = [...this.names].filter(([id]) => id !== connection.id).flatMap(([, n]) => [...n])
-    const taken = new Set<string>([...BUILTIN_TOOLS, ...others])
+    const taken = new Set<string>([...BUILTIN_TOOL_NAMES, ...others])
     const mine = new Set<string>()
     const removals: (() => void)[] = []
     for (const def of tools) {

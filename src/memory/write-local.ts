@@ -13,7 +13,7 @@ import { dirname, relative, sep } from 'node:path'
 import type { MemoryConfig } from '../config/types'
 import { ResourceError } from '../resources/errors'
 import { resolveWritable, type WritablePath } from '../resources/file-root'
-import { formatFileUrl, parseFileUrl, type FileUrl } from '../resources/file-url'
+import { formatFileUrl, parseFileUrl, schemeOf, type FileUrl } from '../resources/file-url'
 import { fsError, refuseSpecial } from '../resources/fs-error'
 import { countLines } from '../resources/paging'
 import { looksBinary } from '../resources/text'
@@ -149,7 +149,7 @@ function forget(ctx: WriteContext, t: Target): void {
 }
 
 function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: true } {
-  if (typeof to !== 'string' || !/^local:\/\//i.test(to)) throw new ResourceError('forbidden', `moveTo ${quote(to)}: files move within local:// only`)
+  if (typeof to !== 'string' || schemeOf(to) !== 'local') throw new ResourceError('forbidden', `moveTo ${quote(to)}: files move within local:// only`)
   const dest = locate(ctx, to)
   const size = from.stat!.size
   if (dest.where.exists) {

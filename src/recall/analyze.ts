@@ -1,7 +1,7 @@
 // The analyzer: text → index terms (docs/recall.md "Words"). One analysis serves messages and
 // queries, so both meet on the same terms.
-// - Words come from `Intl.Segmenter` (ICU's dictionary segmentation for Chinese and Japanese,
-//   spaces and punctuation elsewhere). Each word is NFKC-normalised and lower-cased.
+// - Words come from the splitter recall shares with tool_search (util/words.ts: ICU's dictionary for
+//   Chinese and Japanese, spaces and punctuation elsewhere). Each is NFKC-normalised and lower-cased.
 // - Latin words lose a clitic ("caroline's", "don't"), irregular forms become their base form
 //   ("went" → "go"), stop words are dropped, and the rest is stemmed with Porter2 (Snowball
 //   English), so "researching" and "research" meet.
@@ -9,7 +9,7 @@
 //   ICU does not always cut a text the same way ("猫叫" in a sentence, "猫" in a query), and the
 //   characters still meet when the words do not. A query gives those characters a weight that
 //   shares one word's worth between them, so a message with the whole word ranks first.
-import { stem } from 'porter2'
+import { isCjk, isHan, isLatin, segments, stemOf } from '../util/words'
 import { CJK_STOP, CJK_STOP_WORDS, IRREGULAR, STOP } from './words'
 
 export interface Token {
@@ -26,17 +26,9 @@ export interface QueryTerm {
   weight: number
 }
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' })
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
-const HAN = /\p{Script=Han}/u
 const HAN_ONLY = /^\p{Script=Han}+$/u
 /** particles: a pair holding one is not a word */
 const PARTICLE = /[的了是吗吧呢啊呀哦嗯么]/
-const LATIN = /^[a-z]+$/
-/** scripts ICU segments with a dictionary: Han, kana, Thai, Lao, Khmer, Myanmar */
-const DICTIONARY_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
-/** a word as ICU cuts one in space-separated text: letters and digits, inner apostrophes, decimal points */
-const WORD = /[\p{L}\p{M}\p{N}_]+(?:['\u2019.][\p{L}\p{M}\p{N}_]+|(?<=\p{N}),\p{N}+)*/gu
 const CLITICS = new Set(['s', 't', 'll', 've', 're', 'd', 'm', 'nt'])
 /** longer tokens (URLs, hashes, keyboard mashing) are not words anyone searches for */
 const MAX_TERM = 40
@@ -53,15 +45,7 @@ export function termOf(word: string): string | undefined {
   if (!w || w.length > MAX_TERM) return undefined
   w = IRREGULAR.get(w) ?? w
   if (STOP.has(w)) return undefined
-  return LATIN.test(w) ? stem(w) : w
-}
-
-/** ICU's word segmentation where a script needs a dictionary; elsewhere a regular expression does the same, faster. */
-function words(text: string): Iterable<{ segment: string; index: number; isWordLike?: boolean }> {
-  if (DICTIONARY_SCRIPTS.test(text)) return segmenter.segment(text)
-  const out: { segment: string; index: number; isWordLike: boolean }[] = []
-  for (const m of text.matchAll(WORD)) out.push({ segment: m[0], index: m.index!, isWordLike: true })
-  return out
+  return isLatin(w) ? stemOf(w) : w
 }
 
 /** The terms of a text with where each stands. */
@@ -76,7 +60,7 @@ export function analyze(text: string): Token[] {
     }
     stretch = { start: end, end }
   }
-  for (const s of words(text)) {
+  for (const s of segments(text)) {
     const word = s.segment
     const norm = word.normalize('NFKC')
     const han = s.isWordLike && HAN_ONLY.test(word) && norm === word && !CJK_STOP_WORDS.has(word) && !CJK_STOP.has(word)
@@ -86,7 +70,7 @@ export function analyze(text: string): Token[] {
       if (han) stretch = { start: s.index, end: s.index + word.length }
     }
     if (!s.isWordLike) continue
-    if (!CJK.test(word)) {
+    if (!isCjk(word)) {
       const term = termOf(word)
       if (term) out.push({ term, start: s.index, end: s.index + word.length, kind: 'word' })
       continue
@@ -96,7 +80,7 @@ export function analyze(text: string): Token[] {
     if (norm.length < 2 || norm !== word) continue
     for (let i = 0; i < word.length; i++) {
       const c = word[i]
-      if (HAN.test(c) && !CJK_STOP.has(c)) out.push({ term: c, start: s.index + i, end: s.index + i + 1, kind: 'char' })
+      if (isHan(c) && !CJK_STOP.has(c)) out.push({ term: c, start: s.index + i, end: s.index + i + 1, kind: 'char' })
     }
   }
   pairs(text.length)

@@ -1,4 +1,5 @@
-// Byte-level pieces of the index files (docs/recall.md "Files"): unsigned LEB128 varints, a
+// Byte-level pieces of the index files (docs/recall.md "Files"): unsigned LEB128 varints (written
+// by ByteWriter, read by readVarint alone), a
 // growable byte buffer, the one-byte code of a document's length, and the order of terms in a
 // dictionary (by a 32-bit FNV-1a hash, then by the term), which makes a dictionary a hash table
 // on disk whose buckets are contiguous runs of entries.
@@ -49,25 +50,33 @@ export class ByteWriter {
   }
 }
 
+/** A file of the index that does not hold what kotodama wrote: it is made again from the history. */
+export class CorruptIndex extends Error {}
+
+/** The one varint decoder: the unsigned LEB128 number at `at.pos` of `buf`; `at.pos` moves past it. */
+export function readVarint(buf: Uint8Array, at: { pos: number }): number {
+  let n = 0
+  let mul = 1
+  for (;;) {
+    const b = buf[at.pos++]
+    if (b === undefined) throw new CorruptIndex('a varint runs past the end of its bytes')
+    n += (b & 0x7f) * mul
+    if (b < 0x80) return n
+    mul *= 0x80
+  }
+}
+
 /** Reads varints from `buf` starting at `pos`; `pos` moves past each. */
 export class ByteReader {
   constructor(readonly buf: Uint8Array, public pos = 0) {}
 
   varint(): number {
-    let n = 0
-    let mul = 1
-    for (;;) {
-      const b = this.buf[this.pos++]
-      if (b === undefined) throw new RangeError('varint runs past the end')
-      n += (b & 0x7f) * mul
-      if (b < 0x80) return n
-      mul *= 0x80
-    }
+    return readVarint(this.buf, this)
   }
 
   u8(): number {
     const b = this.buf[this.pos++]
-    if (b === undefined) throw new RangeError('byte past the end')
+    if (b === undefined) throw new CorruptIndex('a byte past the end')
     return b
   }
 

@@ -2,14 +2,15 @@
 // document, ranked as messages are (a line is found through the lines around it, as a message
 // through its neighbours). The notes are few and small (memory's quotas), so their index lives in
 // memory and is made again when a note changed (its size or time), found by one walk of the folder
-// per search. The walk and the reads are asynchronous: a search never holds up other conversations.
-import { open, readdir, stat } from 'node:fs/promises'
+// per search (memory/walk.ts). The walk and the reads are asynchronous: a search never holds up other conversations.
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { QueryTerm } from './analyze'
 import { LiveBuffer } from './live'
 import { rank } from './rank'
 import { formatFileUrl } from '../resources/file-url'
 import { looksBinary } from '../resources/text'
+import { walkNotes, type NoteFile } from '../memory/walk'
 
 /** notes longer than this are not searched (memory's default quota per file is 1 MiB) */
 const MAX_NOTE_BYTES = 1 << 20
@@ -27,11 +28,7 @@ export interface MemoryHit {
   scale: number
 }
 
-interface Note {
-  rel: string
-  size: number
-  mtimeMs: number
-}
+type Note = NoteFile
 
 export class MemorySearch {
   private built?: { signature: string; index: LiveBuffer; lines: { note: Note; line: number }[] }
@@ -54,28 +51,9 @@ export class MemorySearch {
     })
   }
 
+  /** The notes small enough to search. */
   private async walk(): Promise<Note[]> {
-    const out: Note[] = []
-    const visit = async (rel: string) => {
-      let entries
-      try {
-        entries = await readdir(join(this.root, FOLDER, rel), { withFileTypes: true })
-      } catch {
-        return
-      }
-      for (const e of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
-        const child = rel ? `${rel}/${e.name}` : e.name
-        if (e.isDirectory()) await visit(child)
-        else if (e.isFile()) {
-          try {
-            const st = await stat(join(this.root, FOLDER, child))
-            if (st.size <= MAX_NOTE_BYTES) out.push({ rel: child, size: st.size, mtimeMs: st.mtimeMs })
-          } catch {}
-        }
-      }
-    }
-    await visit('')
-    return out
+    return (await walkNotes(join(this.root, FOLDER))).filter(n => n.size <= MAX_NOTE_BYTES)
   }
 
   private async build(notes: Note[]) {

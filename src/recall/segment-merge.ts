@@ -3,7 +3,7 @@
 // side by side; the dictionaries, all in the same order, merge like sorted lists. Memory is the
 // pieces, whatever the size of the sources.
 import { open, type FileHandle } from 'node:fs/promises'
-import { ByteWriter, fromUtf8, termHash } from './codec'
+import { ByteWriter, fromUtf8, readVarint, termHash } from './codec'
 import { columnsAt, CorruptIndex, type Segment } from './segment'
 import { SegmentWriter } from './segment-write'
 import type { Speaker } from './source'
@@ -14,7 +14,8 @@ const DOCS_PIECE = 1 << 14
 /** Reads a region of a file front to back. */
 class Reader {
   private buf = new Uint8Array(0)
-  private at = 0
+  /** where the next byte of `buf` is */
+  pos = 0
   private filePos: number
 
   constructor(private fh: FileHandle, start: number, private end: number) {
@@ -22,13 +23,13 @@ class Reader {
   }
 
   get done(): boolean {
-    return this.at >= this.buf.length && this.filePos >= this.end
+    return this.pos >= this.buf.length && this.filePos >= this.end
   }
 
   /** At least `n` bytes ready (fewer only at the end of the region). */
   async need(n: number): Promise<void> {
-    if (this.buf.length - this.at >= n) return
-    const rest = this.buf.subarray(this.at)
+    if (this.buf.length - this.pos >= n) return
+    const rest = this.buf.subarray(this.pos)
     const want = Math.min(Math.max(n, PIECE), rest.length + this.end - this.filePos)
     const next = new Uint8Array(want)
     next.set(rest)
@@ -40,27 +41,19 @@ class Reader {
       this.filePos += bytesRead
     }
     this.buf = next
-    this.at = 0
+    this.pos = 0
   }
 
   /** `n` bytes (call `need(n)` first); valid until the next `need`. */
   take(n: number): Uint8Array {
-    const out = this.buf.subarray(this.at, this.at + n)
+    const out = this.buf.subarray(this.pos, this.pos + n)
     if (out.length < n) throw new CorruptIndex('a segment ended early')
-    this.at += n
+    this.pos += n
     return out
   }
 
   varint(): number {
-    let n = 0
-    let mul = 1
-    for (;;) {
-      const b = this.buf[this.at++]
-      if (b === undefined) throw new CorruptIndex('a varint ran past its piece')
-      n += (b & 0x7f) * mul
-      if (b < 0x80) return n
-      mul *= 0x80
-    }
+    return readVarint(this.buf, this)
   }
 }
 
@@ -157,18 +150,6 @@ export async function mergeSegments(sources: Segment[], path: string): Promise<n
     }
   } finally {
     await Promise.all(parts.map(p => p.fh.close().catch(() => {})))
-  }
-}
-
-function readVarint(b: Uint8Array, r: { pos: number }): number {
-  let n = 0
-  let mul = 1
-  for (;;) {
-    const x = b[r.pos++]
-    if (x === undefined) throw new CorruptIndex('a posting ran past its list')
-    n += (x & 0x7f) * mul
-    if (x < 0x80) return n
-    mul *= 0x80
   }
 }
 

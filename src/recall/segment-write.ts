@@ -6,7 +6,7 @@
 // consecutive concatenates each term's postings: only the first gap of each part is re-encoded.
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { crc32 } from 'node:zlib'
-import { ByteReader, ByteWriter, lengthCode, termHash, termOrder, utf8 } from './codec'
+import { ByteWriter, lengthCode, termHash, termOrder, utf8 } from './codec'
 import { encodeDoc } from './docs'
 import type { LiveBuffer } from './live'
 import { columnsAt, HEAD, TAIL, type Footer, type Segment } from './segment'

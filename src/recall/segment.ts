@@ -8,7 +8,7 @@
 //   postings | dictionary | buckets u32×(2^bits+1) | footer JSON | u32 length | u32 crc32 | 'KTRSEND1'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { crc32 } from 'node:zlib'
-import { ByteReader, fromUtf8, termHash, utf8 } from './codec'
+import { ByteReader, CorruptIndex, fromUtf8, readVarint, termHash, utf8 } from './codec'
 import { decodeDoc, type RecallDoc } from './docs'
 import type { Source, Speaker } from './source'
 
@@ -39,7 +39,7 @@ export interface TermEntry {
   len: number
 }
 
-export class CorruptIndex extends Error {}
+export { CorruptIndex }
 
 export const columnsAt = (count: number) => ({ docOff: 8, at: 8 + 8 * (count + 1), who: 8 + 8 * (count + 1) + 4 * count, docs: 8 + 16 * count + 8 })
 
@@ -126,30 +126,16 @@ export class Segment implements Source {
   decode(handle: unknown, docs: Int32Array, tfs: Uint16Array, lens: Uint8Array, at: number): void {
     const e = handle as TermEntry
     const b = this.postings(e)
-    let pos = 0
+    const r = { pos: 0 }
     let doc = this.from - 1
     for (let i = 0; i < e.df; i++) {
-      let gap = 0
-      let mul = 1
-      let x: number
-      do {
-        x = b[pos++]
-        gap += (x & 0x7f) * mul
-        mul *= 0x80
-      } while (x >= 0x80)
-      let tf = 0
-      mul = 1
-      do {
-        x = b[pos++]
-        tf += (x & 0x7f) * mul
-        mul *= 0x80
-      } while (x >= 0x80)
-      doc += gap + 1
+      doc += readVarint(b, r) + 1
+      const tf = readVarint(b, r)
       docs[at + i] = doc
       tfs[at + i] = tf > 0xffff ? 0xffff : tf
-      lens[at + i] = b[pos++]
+      lens[at + i] = b[r.pos++]
     }
-    if (pos !== b.length) throw new CorruptIndex(`${this.path}: postings do not end where the dictionary says`)
+    if (r.pos !== b.length) throw new CorruptIndex(`${this.path}: postings do not end where the dictionary says`)
   }
 
   /** Stored message `n` (local index). */

@@ -51,13 +51,21 @@ export interface LineRange {
   end?: number
 }
 
-const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
+const NAME = '[a-z][a-z0-9+.-]*'
+/** a scheme's name (RFC 3986), lower-case as registered */
+export const SCHEME_NAME = new RegExp(`^${NAME}$`)
+const SCHEME = new RegExp(`^(${NAME}):\\/\\/`, 'i')
 const SELECTOR = /^(\d+)(?:([-+])(\d+))?$/
 const VIEWS: readonly string[] = ['meta', 'original']
 const COLON_HINT = 'a ":" inside a name must be written %3A'
 
 function invalid(message: string): never {
   throw new ResourceError('invalid_url', message)
+}
+
+/** The scheme of a `<scheme>://…` URL, lower-cased; undefined for anything else (the one test of a URL's scheme). */
+export function schemeOf(url: string): string | undefined {
+  return SCHEME.exec(url)?.[1].toLowerCase()
 }
 
 export function parseFileUrl(url: string): FileUrl {

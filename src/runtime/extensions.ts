@@ -1,9 +1,9 @@
 // What other plugins (and the built-ins) add to every runtime (SPEC §9). The Koishi service
 // removes an entry when the plugin that registered it is disposed.
-import { BUILTIN_TOOLS, RESERVED_SCHEMES } from '../contract/builtin-names'
+import { isBuiltinTool, RESERVED_SCHEMES } from '../contract/builtin-names'
+import { SCHEME_NAME } from '../resources/file-url'
 import type { SchemeFactory, ToolFactory } from '../tools/types'
 import type { WakeEngineFactory } from '../attention/wake-engine'
-
 
 export class Extensions {
   readonly schemes = new Map<string, SchemeFactory>()
@@ -20,7 +20,7 @@ export class Extensions {
       return () => { this.anonymousSchemes.delete(factory) && this.version++ }
     }
     const name = scheme.toLowerCase()
-    if (!/^[a-z][a-z0-9+.-]*$/.test(name)) throw new Error(`invalid scheme name "${scheme}"`)
+    if (!SCHEME_NAME.test(name)) throw new Error(`invalid scheme name "${scheme}"`)
     if (RESERVED_SCHEMES.includes(name)) throw new Error(`scheme "${name}" is reserved by kotodama`)
     if (this.schemes.has(name)) throw new Error(`scheme "${name}" is already registered`)
     this.schemes.set(name, factory)
@@ -30,7 +30,7 @@ export class Extensions {
 
   addTool(name: string, factory: ToolFactory): () => void {
     if (!/^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/.test(name)) throw new Error(`invalid tool name "${name}" (letters, digits, _ and -, at most 64)`)
-    if (BUILTIN_TOOLS.includes(name)) throw new Error(`tool "${name}" is built into kotodama`)
+    if (isBuiltinTool(name)) throw new Error(`tool "${name}" is built into kotodama`)
     if (this.tools.has(name)) throw new Error(`tool "${name}" is already registered`)
     this.tools.set(name, factory)
     this.version++

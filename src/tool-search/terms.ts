@@ -1,20 +1,18 @@
 // The words tool_search ranks by (SPEC §18): identifiers split on `_`, `-`, `.` and case
-// (`getWeatherForecast`, `weather_get-forecast`), words found by `Intl.Segmenter` (so Chinese and
-// Japanese are cut into words too), English words stemmed (Porter2: "scheduling" and "schedules"
-// are one word), and every two neighbouring characters of a longer CJK word added, so "天气" finds
-// "天气预报" whichever way the segmenter cut it.
-import { stem } from 'porter2'
-
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' })
+// (`getWeatherForecast`, `weather_get-forecast`), words found by the splitter tool_search shares
+// with recall (util/words.ts: Chinese and Japanese are cut into words too, Korean is spaced),
+// English words stemmed (Porter2: "scheduling" and "schedules" are one word), and every two
+// neighbouring characters of a longer CJK word added, so "天气" finds "天气预报" whichever way the
+// segmenter cut it.
+import { isCjk, isLatin, pairsOf, segments, stemOf } from '../util/words'
 
 /** Words that tell nothing about a task; a query made of them only finds nothing. */
 const STOP = new Set((
   'a an and any are as at be by can could do does for from get has have how i if in into is it its me my need of on or our please should some '
   + 'that the their them then there these this those to use used uses using want was we what when which while will with would you your'
 ).split(' '))
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/
-const LATIN = /^[a-z]+$/
+/** a word of letters alone, in any script (Korean, Russian, accented Latin …) */
+const LETTERS = /^[\p{L}\p{M}]+$/u
 
 /** Splits identifiers: `getHTTPResponse_code-v2` → `get HTTP Response code v2`. */
 export function splitIdentifiers(text: string): string[] {
@@ -30,15 +28,15 @@ export function splitIdentifiers(text: string): string[] {
 export function terms(text: string): string[] {
   const out: string[] = []
   for (const piece of splitIdentifiers(text)) {
-    for (const { segment, isWordLike } of segmenter.segment(piece)) {
+    for (const { segment, isWordLike } of segments(piece)) {
       if (!isWordLike) continue
       const word = segment.toLowerCase()
       if (STOP.has(word)) continue
-      if (LATIN.test(word)) {
-        out.push(word.length > 2 ? stem(word) : word)
-      } else if (CJK.test(word)) {
+      if (isLatin(word)) {
+        out.push(word.length > 2 ? stemOf(word) : word)
+      } else if (isCjk(word)) {
         out.push(word)
-        if (word.length > 2) for (let i = 0; i + 2 <= word.length; i++) out.push(word.slice(i, i + 2))
+        if (word.length > 2) out.push(...pairsOf(word))
       } else out.push(word)
     }
   }
@@ -49,10 +47,10 @@ export function terms(text: string): string[] {
 export function plainWords(text: string): string[] {
   const out: string[] = []
   for (const piece of splitIdentifiers(text)) {
-    for (const { segment, isWordLike } of segmenter.segment(piece)) {
+    for (const { segment, isWordLike } of segments(piece)) {
       const word = segment.toLowerCase()
       if (!isWordLike || STOP.has(word)) continue
-      if (LATIN.test(word) ? word.length > 3 : CJK.test(word) && word.length > 1) out.push(word)
+      if (isLatin(word) ? word.length > 3 : word.length > 1 && (isCjk(word) || LETTERS.test(word))) out.push(word)
     }
   }
   return out

@@ -2,11 +2,12 @@
 import type { CodemodeLimits } from '../config/types'
 import { codemodeTool, type ProgramRunner } from './codemode'
 import type { Tool } from '../contract/tool'
+import { BUILTIN_TOOLS, isBuiltinTool } from '../contract/builtin-names'
 
 /** Always direct, never in the sandbox. */
-const RESIDENT = ['finish', 'wait']
+const resident = (name: string) => isBuiltinTool(name) && BUILTIN_TOOLS[name] === 'direct'
 /** Direct and in the sandbox (SPEC §8, §13, §17, §18). */
-const BOTH = ['send_message', 'write', 'tool_search', 'search']
+const both = (name: string) => isBuiltinTool(name) && BUILTIN_TOOLS[name] === 'both'
 
 export interface Catalog {
   direct: Map<string, Tool>
@@ -14,12 +15,14 @@ export interface Catalog {
 }
 
 /** `hidden`: tools found with tool_search (SPEC §18); programs may call them, the codemode tool does not declare them. */
-export function buildCatalog(all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>): Catalog {
+export function buildCatalog(
+  all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>,
+): Catalog {
   if (!codemode.enabled) return { direct: all, sandbox: new Map() }
-  const sandbox = new Map([...all].filter(([name]) => !RESIDENT.includes(name)))
+  const sandbox = new Map([...all].filter(([name]) => !resident(name)))
   const direct = new Map<string, Tool>()
   for (const [name, tool] of all) {
-    if (RESIDENT.includes(name) || BOTH.includes(name) || codemode.direct.includes(name)) direct.set(name, tool)
+    if (resident(name) || both(name) || codemode.direct.includes(name)) direct.set(name, tool)
   }
   direct.set('codemode', codemodeTool(sandbox, limits, runner, hidden))
   return { direct, sandbox }

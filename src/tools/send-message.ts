@@ -2,6 +2,7 @@
 import h from '@satorijs/element'
 import { z } from 'zod'
 import type { SendTarget, ToolHost } from './types'
+import { schemeOf } from '../resources/file-url'
 import type { Tool, ToolCallContext } from '../contract/tool'
 import { typingDelay } from '../typing/delay'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
@@ -10,7 +11,7 @@ import DESCRIPTION from './send-message.txt'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] } | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
 
-const RESOURCE_SCHEMES = /^(asset|artifact|local|workspace):\/\//i
+const RESOURCE_SCHEMES = new Set(['asset', 'artifact', 'local', 'workspace'])
 
 const targetSchema = z.object({
   channel: z.string().min(1).describe('channel key as shown in a [channel ...] header'),
@@ -50,7 +51,7 @@ async function resolveMediaIn(elements: h[], host: ToolHost, dropped: Dropped[],
   const out: h[] = []
   for (const el of elements) {
     const src = typeof el.attrs?.src === 'string' ? el.attrs.src : undefined
-    if (MEDIA_ELEMENTS.has(el.type) && src && RESOURCE_SCHEMES.test(src)) {
+    if (MEDIA_ELEMENTS.has(el.type) && src && RESOURCE_SCHEMES.has(schemeOf(src) ?? '')) {
       try {
         const media = await host.resolveMedia(src, signal)
         const attrs: Record<string, any> = { ...el.attrs, src: `data:${media.mediaType};base64,${media.data.toString('base64')}` }

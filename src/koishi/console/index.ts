@@ -10,6 +10,7 @@ import { storedTranscript } from '../../console-data/stored'
 import { homeMedia } from '../../console-data/home-media'
 import type { PriceOf } from '../../usage/cost'
 import { registerEntry } from './entry'
+import { schemeOf } from '../../resources/file-url'
 import { conversationList, placeOf, runtimeList, type Place } from './places'
 
 declare module '@koishijs/console' {
@@ -79,7 +80,7 @@ export function registerConsole(ctx: Context) {
 
   // Images of facts and tool results, from the runtime's own assets and artifacts (its home's, when it is not running).
   ctx.console.addListener('kotodama/image', async (profile, bot, url) => {
-    if (!/^(asset|artifact):\/\//.test(url)) return null
+    if (schemeOf(url) !== 'asset' && schemeOf(url) !== 'artifact') return null
     const p = await place(profile, bot)
     const media = p.runtime ? await p.runtime.resources.bytes(url).catch((): undefined => undefined) : await homeMedia(p.home, url)
     if (!media || !media.mediaType.startsWith('image/') || media.data.length > MAX_IMAGE_BYTES) return null

@@ -2,8 +2,12 @@
 // dead source is remembered for a while so it is not fetched for every request of every turn.
 import { LRUCache } from 'lru-cache'
 import { imageDimensions } from '../../resources/image-dimensions'
+import { schemeOf } from '../../resources/file-url'
 import type { ResourceCenter } from '../../resources/center'
 import type { LoadedImage } from './projection'
+
+/** images of the runtime's own stores never change: they are kept */
+const STORED = new Set(['asset', 'artifact'])
 
 export class ImageLoader {
   private images = new LRUCache<string, LoadedImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: i => i.data.length || 1 })
@@ -24,7 +28,7 @@ export class ImageLoader {
       throw e
     }
     const image = { data: media.data, mediaType: media.mediaType, ...imageDimensions(media.data) }
-    if (/^(asset|artifact):/i.test(url)) this.images.set(url, image)
+    if (STORED.has(schemeOf(url) ?? '')) this.images.set(url, image)
     return image
   }
 }
