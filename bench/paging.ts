@@ -19,16 +19,18 @@ export async function pagingToEnd(mode: Mode): Promise<Row[]> {
   const subject = async () => {
     cache.clear()
     let url: string | undefined = 'local://doc.txt'
-    let body = ''
+    let at = 0
     pages = 0
     while (url) {
       const r = await local.read(url, { whole: false, maxBytes: 1 << 25, files: cache })
       if (r.kind !== 'text') throw new Error(`unexpected ${r.kind}`)
-      body += r.text
+      // each page compared with its slice (a memcmp): joining them first cost ~0.2 ms, a fifth of the figure
+      if (text.slice(at, at + r.text.length) !== r.text) throw new Error(`page ${pages + 1} is not the file's text at ${at}`)
+      at += r.text.length
       pages++
       url = (r as { continueUrl?: string }).continueUrl
     }
-    if (body !== text) throw new Error('the pages do not add up to the file')
+    if (at !== text.length) throw new Error('the pages do not add up to the file')
   }
   const baseline = async () => {
     const lines = (await readFile(file, 'utf8')).split('\n')

@@ -78,6 +78,17 @@ describe('resources: escapes are refused', function () {
     expect(r).to.deep.include({ kind: 'text', text: 'fine\n' })
   })
 
+  it('local: a root named through a link or with a trailing slash reads the same and refuses the same', async () => {
+    await symlink(join(dir, 'root'), join(dir, 'root-link'))
+    for (const root of [join(dir, 'root-link'), join(dir, 'root') + '/']) {
+      const local = localScheme(root)
+      expect(await local.read('local://sub/ok.txt', DIRECT)).to.deep.include({ kind: 'text', text: 'fine\n' })
+      expect(await local.read('local://inside-link.txt', DIRECT)).to.deep.include({ kind: 'text', text: 'fine\n' })
+      const escape = await local.read('local://escape/secret.txt', DIRECT).catch((e: any) => ({ kind: 'error', error: { code: e.code } }) as ReadResult)
+      expect(code(escape)).to.equal('forbidden')
+    }
+  })
+
   it('workspace: only under a root, absolute URLs only, symlinks out refused', async () => {
     const ws = workspaceScheme([join(dir, 'root')], 'posix')
     const url = (p: string) => workspaceUrlOf(p, 'posix')

@@ -22,6 +22,14 @@ const IDLE_CLOSE_MS = 5000
 const TAIL_CHUNK = 256 * 1024
 const NL = 10
 
+const madeFolders = new Set<string>()
+
+async function makeFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true })
+  if (madeFolders.size >= 1024) madeFolders.clear()
+  madeFolders.add(dir)
+}
+
 export class HistoryStore implements HistoryBackend, Parkable {
   private queue = new SerialQueue()
   /** serialized entries not yet on disk, oldest first; coalesced and retried */
@@ -194,11 +202,18 @@ export class HistoryStore implements HistoryBackend, Parkable {
   }
 
   private async openForAppend(): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true })
+    const dir = dirname(this.path)
+    // once per folder, not per file: 1,000 new conversations at once made 1,000 recursive mkdirs
+    if (!madeFolders.has(dir)) await makeFolder(dir)
     await this.budget?.take()
     let handle: FileHandle
     try {
-      handle = await open(this.path, 'a')
+      // a folder removed since is made again
+      handle = await open(this.path, 'a').catch(async (e) => {
+        if (!isMissing(e)) throw e
+        await makeFolder(dir)
+        return open(this.path, 'a')
+      })
       this.size = (await handle.stat()).size
     } catch (e) {
       await handle?.close().catch(() => {})

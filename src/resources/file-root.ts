@@ -7,7 +7,7 @@
 // default. realpathSync.native is the same libc realpath that fs.promises.realpath runs.
 import { lstatSync, realpathSync, statSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
-import { join, relative, isAbsolute, sep } from 'node:path'
+import { join, relative, isAbsolute, resolve, sep } from 'node:path'
 import { clip, quote } from '../util/clip'
 import { ResourceError } from './errors'
 import { fsError, isMissing } from './fs-error'
@@ -31,6 +31,8 @@ async function realPathOf(path: string, sync: boolean): Promise<string> {
 export async function resolveInRoot(root: string, segments: string[], url: string, options: RootOptions = {}): Promise<string> {
   const sync = options.sync ?? false
   checkSegments(segments, url)
+  const quick = sync ? realUnderRoot(root, segments) : undefined
+  if (quick) return quick
   let realRoot: string
   try {
     realRoot = await realPathOf(root, sync)
@@ -47,6 +49,29 @@ export async function resolveInRoot(root: string, segments: string[], url: strin
   }
   if (!inside(realRoot, real)) throw new ResourceError('forbidden', `${clip(url)} resolves outside its root (symbolic link)`)
   return real
+}
+
+const normalRoots = new Set<string>()
+
+/**
+ * One realpath instead of two, for the common case: when the real path lies under `root` as
+ * written (absolute, normalized), root is a prefix of a real path, so its own realpath is itself
+ * and the full check would pass. Anything else (a missing file, a root behind a link) goes the
+ * full way, with its errors.
+ */
+function realUnderRoot(root: string, segments: string[]): string | undefined {
+  if (!normalRoots.has(root)) {
+    if (root !== resolve(root)) return undefined
+    if (normalRoots.size >= 64) normalRoots.clear()
+    normalRoots.add(root)
+  }
+  let real: string
+  try {
+    real = realpathSync.native(join(root, ...segments))
+  } catch {
+    return undefined
+  }
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep) ? real : undefined
 }
 
 function checkSegments(segments: string[], url: string): void {

@@ -95,27 +95,36 @@ export function planPage(window: string, atEnd: boolean, offset: number, continu
   if (atEnd && window.length <= budget.units && countLines(window) <= budget.lines) return wholePage(window)
   const noteAt = (next: number) => renderTruncatedNote(continueUrl(next))
   let best: Page | undefined
-  for (let digits = digitCount(offset); digits <= digitCount(offset + budget.units); digits++) {
+  // longest first: a smaller digit count caps the body below 10^digits - offset, so once the best
+  // body reaches that cap no smaller count can beat it (usually one candidate, not five)
+  for (let digits = digitCount(offset + budget.units); digits >= digitCount(offset); digits--) {
+    if (best && 10 ** digits - 1 - offset <= best.body.length) break
     const page = pageForDigits(window, offset, digits, noteAt, budget)
-    if (page.body && fits(page, budget) && (!best || page.body.length > best.body.length)) best = page
+    if (page && (!best || page.body.length > best.body.length)) best = page
   }
-  return best ?? truncatedPage(window.slice(0, codePointLength(window, 0)), offset, noteAt)
+  return best ?? truncatedPage(window.slice(0, codePointLength(window, 0)), offset, noteAt).page
 }
 
-/** The longest page whose next offset has at most `digits` digits, noted as such. */
-function pageForDigits(window: string, offset: number, digits: number, noteAt: (next: number) => string, budget: Budget): Page {
+/** The longest page whose next offset has at most `digits` digits, noted as such, if it fits the budget. */
+function pageForDigits(window: string, offset: number, digits: number, noteAt: (next: number) => string, budget: Budget): Page | undefined {
   const noteLength = noteAt(Math.max(offset, 10 ** (digits - 1))).length
   const maxLength = 10 ** digits - 1 - offset
-  const length = cutLength(window, budget.units - noteLength, maxLength, budget.lines - 1, budget.units / 2)
-  return truncatedPage(window.slice(0, length), offset, noteAt)
+  const cut = cutLength(window, budget.units - noteLength, maxLength, budget.lines - 1, budget.units / 2)
+  if (!cut.length) return undefined
+  // the body's newlines are known from the cut: only a cut-inside tail is counted again
+  const bodyNewlines = cut.newlines + countNewlines(window, cut.end, cut.length)
+  const { page, separator } = truncatedPage(window.slice(0, cut.length), offset, noteAt)
+  const lines = bodyNewlines + (separator ? 1 : 0) + countLines(page.note!)
+  return page.rendered.length <= budget.units && lines <= budget.lines ? page : undefined
 }
 
 /**
  * Body length for `room` units (the separator newline included) and at most `maxLines` lines:
  * whole lines when they fill at least `half` units or `maxLines` lines, else as much of the
- * next line as fits (cut inside it, never between a surrogate pair).
+ * next line as fits (cut inside it, never between a surrogate pair). Also where the whole
+ * lines end and how many newlines they hold.
  */
-function cutLength(window: string, room: number, maxLength: number, maxLines: number, half: number): number {
+function cutLength(window: string, room: number, maxLength: number, maxLines: number, half: number): { length: number, end: number, newlines: number } {
   const limit = Math.min(room, maxLength)
   let end = 0
   let lines = 0
@@ -123,24 +132,26 @@ function cutLength(window: string, room: number, maxLength: number, maxLines: nu
     end = nl + 1
     nl = window.indexOf('\n', end)
   }
-  if (end >= half || (end > 0 && lines >= maxLines)) return end
+  if (end >= half || (end > 0 && lines >= maxLines)) return { length: end, end, newlines: lines }
   // a cut line needs the separator newline before the note: room - 1
-  return Math.max(end, safeCut(window, Math.max(0, Math.min(room - 1, maxLength, window.length))))
+  return { length: Math.max(end, safeCut(window, Math.max(0, Math.min(room - 1, maxLength, window.length)))), end, newlines: lines }
 }
 
-function truncatedPage(body: string, offset: number, noteAt: (next: number) => string): Page {
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0
+  for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) count++
+  return count
+}
+
+function truncatedPage(body: string, offset: number, noteAt: (next: number) => string): { page: Page, separator: string } {
   const nextOffset = offset + body.length
   const note = noteAt(nextOffset)
   const separator = body && !body.endsWith('\n') ? '\n' : ''
-  return { body, nextOffset, note, rendered: body + separator + note }
+  return { page: { body, nextOffset, note, rendered: body + separator + note }, separator }
 }
 
 function wholePage(body: string): Page {
   return { body, rendered: body }
-}
-
-function fits(page: Page, budget: Budget): boolean {
-  return page.rendered.length <= budget.units && countLines(page.rendered) <= budget.lines
 }
 
 function digitCount(n: number): number {

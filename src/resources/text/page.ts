@@ -52,6 +52,8 @@ const NL = 10
 /** What a streamed read works with: the open file, its line index, and the cache lending chunk buffers. */
 interface Scan {
   source: Source
+  /** the same file for the page window's one bounded read (synchronous on a local disk) */
+  window: Source
   index: FileIndex
   cache: TextCache
 }
@@ -71,7 +73,7 @@ export async function readFilePage(req: FilePageRequest): Promise<FilePageResult
 }
 
 async function scanOf(file: TextFile): Promise<Scan> {
-  return { source: await file.source(), index: await file.index(), cache: file.cache }
+  return { source: await file.source(), window: await file.source(true), index: await file.index(), cache: file.cache }
 }
 
 async function streamedPage(scan: Scan, range: LineRange, offset: number, continueUrl: ContinueUrl, budget: Budget): Promise<FilePageResult> {
@@ -213,7 +215,7 @@ interface Window extends Decoded {
 }
 
 /** The text from `at`: budget.units + 1 units at least, unless the range or file ends first. */
-async function readWindow({ source: file, index }: Scan, at: Position, endLine: number | undefined, budget: Budget, spare: Buffer): Promise<Window> {
+async function readWindow({ window: file, index }: Scan, at: Position, endLine: number | undefined, budget: Budget, spare: Buffer): Promise<Window> {
   if (endLine !== undefined && at.line > endLine) return { ...decode(Buffer.alloc(0), 0, 0), atEnd: true, reachedEof: false, reachedRangeEnd: true }
   const want = Math.min((budget.units + 1) * 3 + 3, index.size - at.byte)
   const bytes = want <= spare.length ? spare : Buffer.allocUnsafe(want)

@@ -4,10 +4,11 @@
  * With `sync` (files of the runtime home, a local disk) the metadata calls (stat, open, fstat,
  * the 8 KiB head) are synchronous: locally they take a few µs, their async forms a thread-pool
  * round trip each (~60 µs here), which made paging slow. So is the one read of a kept text (at
- * most 1 MiB; the decode after it blocks longer). Without it (host folders, maybe a network
- * mount, where one synchronous call would stall the process) every call is async. Content reads
- * other than a kept text are async in both modes and chunked, so a scan through 1 GB never
- * blocks the event loop in one go.
+ * most 1 MiB; the decode after it blocks longer), and the one read of a page's window (about
+ * 90 KB, a few µs against a thread-pool hop). Without it (host folders, maybe a network mount,
+ * where one synchronous call would stall the process) every call is async. Scans (seeking a line,
+ * a whole range) are async in both modes and chunked, so a scan through 1 GB never blocks the
+ * event loop in one go.
  *
  * Only regular files are opened (SPEC §10): a pipe, socket or device is refused from its stat,
  * and the open is non-blocking, so a file swapped for a pipe after the stat cannot hang it.
@@ -110,9 +111,9 @@ export class TextFile {
     return this.whole
   }
 
-  /** The descriptor for streamed reads, which are async: see the header. */
-  async source(): Promise<Source> {
-    return { fd: await this.descriptor(), sync: false }
+  /** The descriptor for streamed reads: async, but for one `bounded` read with `sync` (see the header). */
+  async source(bounded = false): Promise<Source> {
+    return { fd: await this.descriptor(), sync: bounded && this.sync }
   }
 
   /** The file's line index, made on first sight; opens the file, so the key is the descriptor's stat. */
@@ -184,7 +185,7 @@ function readAt(fd: number, buffer: Buffer, offset: number, length: number, posi
   })
 }
 
-/** An open file; `sync` only for the one read of a kept text of a local file (TextFile.load). */
+/** An open file; `sync` only for a bounded read of a local file (a kept text, a page window). */
 export interface Source {
   fd: number
   sync: boolean
