@@ -6,8 +6,8 @@ import { DEFAULT_MEMORY } from '../config/defaults'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import { Memory } from '../memory/memory'
 import { Recall } from '../recall'
-import type { ModelStep } from '../model/call-model'
-import { ModelHealth, type FailoverPort } from '../model/failover'
+import { ModelCalls } from '../model/calls'
+import type { ModelHealth } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
 import type { VisionCache } from '../model/vision'
 import { ResourceCenter } from '../resources/center'
@@ -37,7 +37,7 @@ import type { Platform } from './types'
 import { standardWakeEngine } from '../attention/standard-wake'
 import { askJudge, type Verdict } from '../attention/judge'
 import type { WakeEngine } from '../attention/wake-engine'
-import { stepUsage, UsageBook } from '../usage/book'
+import { UsageBook } from '../usage/book'
 import type { DescriptorBudget } from '../util/descriptor-budget'
 import type { LoadedConversations, Resident } from './loaded-conversations'
 
@@ -104,7 +104,8 @@ export class Runtime {
   private releaseHome?: () => void
   /** requests, tokens and errors per model, since start and today */
   readonly usage: UsageBook
-  private failover: FailoverPort
+  /** every model call of this runtime, counted in `usage` (steps, judge, vision, embeddings) */
+  readonly calls: ModelCalls
   /** told which conversation changed (new entries, a turn ended, a reset) */
   private watchers = new Set<(key: string) => void>()
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
@@ -124,15 +125,11 @@ export class Runtime {
     this.memory = new Memory({ root: join(this.home, 'local'), config: options.profile.memory ?? DEFAULT_MEMORY, texts: this.resources.files, logger: options.logger })
     const models = options.models
     this.usage = new UsageBook(join(this.home, 'usage'), options.clock, options.logger, id => models.get(id)?.config.price)
-    this.failover = {
-      health: options.health ?? new ModelHealth(options.clock, options.logger),
-      handle: id => models.get(id),
-      record: a => this.usage.record(a.handle.config.id, stepUsage(a.handle.config.id, a.latencyMs, (a.result as ModelStep | undefined)?.usage), !a.error),
-    }
+    this.calls = new ModelCalls({ models, usage: this.usage, clock: options.clock, logger: options.logger, health: options.health })
     this.view = Object.freeze({
       profile: options.profile, bot: options.bot, home: this.home, logger: options.logger, limits: options.limits,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
-      model: (id: string) => models.get(id),
+      model: (id: string) => this.calls.handle(id),
     })
     this.registered = registeredTools(this.view, options.extensions)
     this.recall = new Recall(this.view, { history: logger => this.history(logger), clock: options.clock, botName: options.botName })
@@ -225,11 +222,11 @@ export class Runtime {
         store: this.history().open(key),
         stores: { artifacts: this.artifacts, assets: this.assets },
         model: () => o.models.get(o.profile.model),
-        failover: this.failover,
+        failover: this.calls,
         system: () => this.systemPrompt(),
         hostFor: c => createToolHost(side, c),
         toolsFor: host => {
-          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, sandbox: o.sandbox, registered: this.registered, recall: this.recall }, host)
+          const tools = toolCatalog({ view: this.view, extensions: o.extensions, limits: o.limits, vision: o.vision, calls: this.calls, sandbox: o.sandbox, registered: this.registered, recall: this.recall }, host)
           return () => {
             this.syncSchemes()
             return tools()
@@ -314,13 +311,8 @@ export class Runtime {
   }
 
   /** wake.judge's verdict on a wake (SPEC §15); its tokens count like a step's */
-  private async askJudge(reason: string, lines: string[]): Promise<Verdict> {
-    const id = this.profile.wake.judge!
-    const handle = this.options.models.get(id)
-    if (!handle) return { speak: false, why: `the judge model "${id}" is not configured`, latencyMs: 0 }
-    const verdict = await askJudge({ handle, persona: this.profile.persona, lines, reason, now: () => this.options.clock.monotonic() })
-    this.usage.record(id, stepUsage(id, Math.round(verdict.latencyMs), verdict.usage), !!verdict.usage)
-    return verdict
+  private askJudge(reason: string, lines: string[]): Promise<Verdict> {
+    return askJudge({ calls: this.calls, model: this.profile.wake.judge!, persona: this.profile.persona, lines, reason, now: () => this.options.clock.monotonic() })
   }
 
   placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
