@@ -64,9 +64,14 @@ describe('reasoning through a real turn (SPEC §11)', function () {
 })
 
 describe('reasoning parts keep their provider metadata (issue 26)', () => {
-  const config = { id: 'native', baseURL: '', model: 'm', maxRetries: 0, timeoutMs: 5000, toolCalls: 'native' as const, contextTokens: 0, fallback: [] as string[] }
-  const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined as number | undefined }, outputTokens: { total: 5, text: 5, reasoning: 0 } }
-  const answer = (content: LanguageModelV3Content[]) => ({ content, finishReason: { unified: 'tool-calls' as const, raw: undefined as string | undefined }, usage, warnings: [] as never[] })
+  const config = { id: 'native', baseURL: '', model: 'm', maxRetries: 0, timeoutMs: 5000, toolCalls: 'native' as const, contextTokens: 0,
+    fallback: [] as string[] }
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined as number | undefined },
+    outputTokens: { total: 5, text: 5, reasoning: 0 },
+  }
+  const answer = (content: LanguageModelV3Content[]) =>
+    ({ content, finishReason: { unified: 'tool-calls' as const, raw: undefined as string | undefined }, usage, warnings: [] as never[] })
 
   it('a step with two signed reasoning parts is stored with both, and the next request carries them back', async () => {
     const signed: LanguageModelV3Content[] = [
@@ -86,10 +91,12 @@ describe('reasoning parts keep their provider metadata (issue 26)', () => {
       { type: 'reasoning', text: 'then, what to say', providerOptions: { google: { thoughtSignature: 'ts-2' } } },
     ])
     // as the history stores it: a JSON line that loads again as a step
-    const result: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: step.calls[0].id, toolName: 'finish', output: { type: 'text', value: 'ok' } }] }
+    const output = { type: 'text' as const, value: 'ok' }
+    const result: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: step.calls[0].id, toolName: 'finish', output }] }
     const stored = JSON.parse(JSON.stringify({ type: 'step', at: 1, turn: 1, messages: [step.assistant, result] }))
     expect(entryProblem(stored)).to.equal(undefined)
-    await callModel(handle, { system: 'You are Neko.', messages: [user, ...stored.messages, { role: 'user', content: [{ type: 'text', text: 'again' }] }], tools })
+    const again: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'again' }] }
+    await callModel(handle, { system: 'You are Neko.', messages: [user, ...stored.messages, again], tools })
     const assistant = model.doGenerateCalls[1].prompt.find(m => m.role === 'assistant')!
     expect((assistant.content as any[]).filter(p => p.type === 'reasoning')).to.deep.equal([
       { type: 'reasoning', text: 'first, who is asking', providerOptions: { anthropic: { signature: 'sig-1' } } },
@@ -98,7 +105,8 @@ describe('reasoning parts keep their provider metadata (issue 26)', () => {
   })
 
   it('an older history with one folded reasoning part still loads', () => {
-    const old = { type: 'step', at: 1, turn: 1, messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'a\nb' }, { type: 'text', text: 'hi' }] }] }
+    const folded = [{ type: 'reasoning', text: 'a\nb' }, { type: 'text', text: 'hi' }]
+    const old = { type: 'step', at: 1, turn: 1, messages: [{ role: 'assistant', content: folded }] }
     expect(entryProblem(old)).to.equal(undefined)
   })
 })

@@ -40,7 +40,9 @@ export async function askJudge(o: {
   if (!o.calls.handle(o.model)) return { speak: false, why: `the judge model "${o.model}" is not configured`, latencyMs: 0 }
   const timeout = AbortSignal.timeout(o.timeoutMs ?? JUDGE_TIMEOUT_MS)
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout
-  const system = `You decide whether a chat bot should speak now. It is this character:\n${o.persona.trim().slice(0, 600)}\n\nIt speaks when it is addressed, asked, or has something worth adding; it stays quiet when people talk among themselves. Answer with one word: yes or no.`
+  const system = `You decide whether a chat bot should speak now. It is this character:\n${o.persona.trim().slice(0, 600)}\n\n`
+    + 'It speaks when it is addressed, asked, or has something worth adding; it stays quiet when people talk among themselves. '
+    + 'Answer with one word: yes or no.'
   const user = `The chat, oldest first:\n${o.lines.join('\n')}\n\nIt noticed: ${o.reason}. Should it speak now? yes or no`
   try {
     const { result } = await o.calls.run({
@@ -58,7 +60,9 @@ export async function askJudge(o: {
   } catch (e: any) {
     const late = timeout.aborted
     const err = e instanceof FailedStep ? e.error as any : e
-    const why = late ? `the judge did not answer within ${o.timeoutMs ?? JUDGE_TIMEOUT_MS} ms` : `the judge failed: ${String(err?.message ?? err).slice(0, 200)}`
+    const why = late
+      ? `the judge did not answer within ${o.timeoutMs ?? JUDGE_TIMEOUT_MS} ms`
+      : `the judge failed: ${String(err?.message ?? err).slice(0, 200)}`
     return { speak: false, why, latencyMs: o.now() - started }
   }
 }

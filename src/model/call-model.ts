@@ -92,7 +92,10 @@ const functionTools = (tools: unknown): LanguageModelV3FunctionTool[] =>
  * console; <think> blocks of the text become one more part), and call ids of our own.
  * `native`: the offered tools, when calls left in the text are read (leftover-calls.ts).
  */
-async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage, native?: LanguageModelV3FunctionTool[], hidden?: (name: string) => Tool | undefined): Promise<ModelStep> {
+async function toStep(
+  parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage,
+  native?: LanguageModelV3FunctionTool[], hidden?: (name: string) => Tool | undefined,
+): Promise<ModelStep> {
   const content: any[] = []
   const calls: ModelCall[] = []
   // <think> blocks in the content are reasoning: not the step's text (SPEC §11)
@@ -134,7 +137,9 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
 }
 
 /** The call's input parsed and validated by the tool's own schema, or a short, fixable message (SPEC §10). */
-async function parseInput(name: string, raw: string, tools: ToolSet, hidden?: (name: string) => Tool | undefined): Promise<{ input: unknown; invalid?: string }> {
+async function parseInput(
+  name: string, raw: string, tools: ToolSet, hidden?: (name: string) => Tool | undefined,
+): Promise<{ input: unknown; invalid?: string }> {
   let value: unknown
   try {
     value = raw.trim() === '' ? {} : secureJsonParse(raw)

@@ -115,7 +115,8 @@ export async function withFailover<T>(o: {
       const kind = failureKind(error)
       if (kind === 'unavailable' && health) o.port.health.failed(handle.config.id)
       if (kind === 'invalid' || i + 1 >= chain.length) throw Object.assign(new FailedStep(error), { handle, latencyMs: attempt.latencyMs })
-      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, describeFailure(error, handle.config.timeoutMs), chain[i + 1].config.id)
+      const why = describeFailure(error, handle.config.timeoutMs)
+      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, why, chain[i + 1].config.id)
     }
   }
 }
