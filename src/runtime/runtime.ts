@@ -312,7 +312,8 @@ export class Runtime {
 
   /** wake.judge's verdict on a wake (SPEC §15); its tokens count like a step's */
   private askJudge(reason: string, lines: string[]): Promise<Verdict> {
-    return askJudge({ calls: this.calls, model: this.profile.wake.judge!, persona: this.profile.persona, lines, reason, now: () => this.options.clock.monotonic() })
+    const now = () => this.options.clock.monotonic()
+    return askJudge({ calls: this.calls, model: this.profile.wake.judge!, persona: this.profile.persona, lines, reason, now })
   }
 
   placeOf(bot: string, channel: string): { guildId?: string; rawChannel?: string } {
