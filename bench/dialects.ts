@@ -24,7 +24,8 @@ const ANSWERS: Record<'native' | 'hermes' | 'xml', () => LanguageModelV3Content[
 export async function dialects(mode: Mode): Promise<Row[]> {
   // the tools are only offered, never run: their hosts are not needed
   const tools = new Map<string, Tool>([
-    ['send_message', sendMessageTool({} as any) as Tool], ['read', readTool({ profile: { attachment: { imageInput: true } } } as any, {} as any) as Tool],
+    ['send_message', sendMessageTool({} as any) as Tool],
+    ['read', readTool({ profile: { attachment: { imageInput: true } } } as any, {} as any, {} as any) as Tool],
     ['wait', waitTool() as Tool], ['finish', finishTool() as Tool],
   ])
   const offered = offerTools(tools)

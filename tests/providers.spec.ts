@@ -75,7 +75,9 @@ describe('providers as they really are (issue 19)', function () {
         expect(JSON.stringify(r.body), `request #${r.index}`).to.not.match(/reasoning_content|secret thought|inline thought/)
       }
       const history = await readHistoryWhen(h, 'group:room1', r => r.entries.filter(e => e.type === 'step').length === 3)
-      const kept = history.entries.filter(e => e.type === 'step').map(e => e.messages[0].content.find((p: any) => p.type === 'reasoning')?.text)
+      // the field's reasoning and the <think> block's, each its own part
+      const reasoningOf = (e: any) => e.messages[0].content.filter((p: any) => p.type === 'reasoning').map((p: any) => p.text).join('\n')
+      const kept = history.entries.filter(e => e.type === 'step').map(reasoningOf)
       expect(kept).to.deep.equal([1, 2, 3].map(n => `secret thought ${n}\ninline thought ${n}`))
     })
 
@@ -162,7 +164,8 @@ describe('providers as they really are (issue 19)', function () {
       await h.client('alice', 'room1').receive('<at id="514"/> anyone?')
       await h.until(() => h.sent.length === 1, 'the fallback\'s answer')
       expect(h.sent[0].content).to.equal('from the fallback')
-      expect(h.warnings().join('\n')).to.match(/model "relay" is unavailable \(HTTP 200 with an error body \(code 503\): upstream channel overloaded \(request id 42\)\); trying "main"/)
+      const said = /model "relay" is unavailable \(HTTP 200 with an error body \(code 503\): upstream channel overloaded \(request id 42\)\); trying "main"/
+      expect(h.warnings().join('\n')).to.match(said)
     }))
 
     it('a 200 whose error body says the request was invalid does not fail over', () => withRelay(async (relay, backup) => {

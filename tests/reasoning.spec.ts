@@ -3,6 +3,13 @@ import { expect } from 'chai'
 import { splitReasoning } from '../src/model/reasoning'
 import { Harness, call } from './support/harness'
 import { messagesOf } from './support/fake-openai'
+import { MockLanguageModelV3 } from 'ai/test'
+import type { ModelMessage } from 'ai'
+import type { LanguageModelV3Content } from '@ai-sdk/provider'
+import { callModel, offerTools } from '../src/model/call-model'
+import { finishTool } from '../src/tools/finish'
+import type { Tool } from '../src/contract/tool'
+import { entryProblem } from '../src/history/entry-shape'
 
 describe('reasoning in the content', () => {
   it('closed, unclosed and lone-closing blocks of <think> and <thinking> are reasoning', () => {
@@ -53,5 +60,53 @@ describe('reasoning through a real turn (SPEC §11)', function () {
     await h.server.waitForRequests(3)
     const later = JSON.stringify(messagesOf(h.server.requests[2]))
     expect(later).to.not.match(/only thinking|reasoning_content field|<think>|more/)
+  })
+})
+
+describe('reasoning parts keep their provider metadata (issue 26)', () => {
+  const config = { id: 'native', baseURL: '', model: 'm', maxRetries: 0, timeoutMs: 5000, toolCalls: 'native' as const, contextTokens: 0,
+    fallback: [] as string[] }
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined as number | undefined },
+    outputTokens: { total: 5, text: 5, reasoning: 0 },
+  }
+  const answer = (content: LanguageModelV3Content[]) =>
+    ({ content, finishReason: { unified: 'tool-calls' as const, raw: undefined as string | undefined }, usage, warnings: [] as never[] })
+
+  it('a step with two signed reasoning parts is stored with both, and the next request carries them back', async () => {
+    const signed: LanguageModelV3Content[] = [
+      { type: 'reasoning', text: 'first, who is asking', providerMetadata: { anthropic: { signature: 'sig-1' } } },
+      { type: 'reasoning', text: 'then, what to say', providerMetadata: { google: { thoughtSignature: 'ts-2' } } },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'finish', input: '{}' },
+    ]
+    const replies = [answer(signed), answer([{ type: 'tool-call', toolCallId: 'c2', toolName: 'finish', input: '{}' }])]
+    const model = new MockLanguageModelV3({ doGenerate: async () => replies.shift()! })
+    const handle = { config, model }
+    const tools = offerTools(new Map<string, Tool>([['finish', finishTool() as Tool]]))
+    const user: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'hello' }] }
+    const step = await callModel(handle, { system: 'You are Neko.', messages: [user], tools })
+    const reasoning = (step.assistant!.content as any[]).filter(p => p.type === 'reasoning')
+    expect(reasoning).to.deep.equal([
+      { type: 'reasoning', text: 'first, who is asking', providerOptions: { anthropic: { signature: 'sig-1' } } },
+      { type: 'reasoning', text: 'then, what to say', providerOptions: { google: { thoughtSignature: 'ts-2' } } },
+    ])
+    // as the history stores it: a JSON line that loads again as a step
+    const output = { type: 'text' as const, value: 'ok' }
+    const result: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: step.calls[0].id, toolName: 'finish', output }] }
+    const stored = JSON.parse(JSON.stringify({ type: 'step', at: 1, turn: 1, messages: [step.assistant, result] }))
+    expect(entryProblem(stored)).to.equal(undefined)
+    const again: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'again' }] }
+    await callModel(handle, { system: 'You are Neko.', messages: [user, ...stored.messages, again], tools })
+    const assistant = model.doGenerateCalls[1].prompt.find(m => m.role === 'assistant')!
+    expect((assistant.content as any[]).filter(p => p.type === 'reasoning')).to.deep.equal([
+      { type: 'reasoning', text: 'first, who is asking', providerOptions: { anthropic: { signature: 'sig-1' } } },
+      { type: 'reasoning', text: 'then, what to say', providerOptions: { google: { thoughtSignature: 'ts-2' } } },
+    ])
+  })
+
+  it('an older history with one folded reasoning part still loads', () => {
+    const folded = [{ type: 'reasoning', text: 'a\nb' }, { type: 'text', text: 'hi' }]
+    const old = { type: 'step', at: 1, turn: 1, messages: [{ role: 'assistant', content: folded }] }
+    expect(entryProblem(old)).to.equal(undefined)
   })
 })

@@ -87,19 +87,29 @@ const functionTools = (tools: unknown): LanguageModelV3FunctionTool[] =>
   Array.isArray(tools) ? tools.filter((t): t is LanguageModelV3FunctionTool => t?.type === 'function') : []
 
 /**
- * The step as the SDK's response message would hold it, with its reasoning kept as a reasoning part
- * (SPEC §11: returned to servers that demand it, shown on the console) and call ids of our own.
+ * The step as the SDK's response message would hold it, with its reasoning kept as reasoning parts,
+ * each with its provider metadata (SPEC §11: returned to servers that demand it, shown on the
+ * console; <think> blocks of the text become one more part), and call ids of our own.
  * `native`: the offered tools, when calls left in the text are read (leftover-calls.ts).
  */
-async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage, native?: LanguageModelV3FunctionTool[], hidden?: (name: string) => Tool | undefined): Promise<ModelStep> {
+async function toStep(
+  parts: LanguageModelV3Content[], offered: ToolSet, usage?: LanguageModelV3Usage,
+  native?: LanguageModelV3FunctionTool[], hidden?: (name: string) => Tool | undefined,
+): Promise<ModelStep> {
   const content: any[] = []
   const calls: ModelCall[] = []
   // <think> blocks in the content are reasoning: not the step's text (SPEC §11)
   const raw = parts.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('')
   const split = splitReasoning(raw)
   let text = split.text
-  const reasoning = [...parts.filter(p => p.type === 'reasoning').map(p => (p as { text: string }).text), split.reasoning].filter(r => r.trim()).join('\n')
-  if (reasoning) content.push({ type: 'reasoning', text: reasoning })
+  // each reasoning part whole, with its metadata: a provider's signature on it must go back
+  // (Anthropic's thinking blocks, Gemini's thought signatures); a redacted block has data, no text
+  for (const p of parts) {
+    if (p.type === 'reasoning' && (p.text.trim() || p.providerMetadata)) {
+      content.push({ type: 'reasoning', text: p.text, ...(p.providerMetadata ? { providerOptions: p.providerMetadata } : {}) })
+    }
+  }
+  if (split.reasoning.trim()) content.push({ type: 'reasoning', text: split.reasoning })
   if (native && !parts.some(p => p.type === 'tool-call') && hasLeftoverCalls(text)) {
     const found = leftoverCalls(text, native)
     text = found.filter(p => p.type === 'text').map(p => (p as { text: string }).text).join('').trim()
@@ -127,7 +137,9 @@ async function toStep(parts: LanguageModelV3Content[], offered: ToolSet, usage?:
 }
 
 /** The call's input parsed and validated by the tool's own schema, or a short, fixable message (SPEC §10). */
-async function parseInput(name: string, raw: string, tools: ToolSet, hidden?: (name: string) => Tool | undefined): Promise<{ input: unknown; invalid?: string }> {
+async function parseInput(
+  name: string, raw: string, tools: ToolSet, hidden?: (name: string) => Tool | undefined,
+): Promise<{ input: unknown; invalid?: string }> {
   let value: unknown
   try {
     value = raw.trim() === '' ? {} : secureJsonParse(raw)

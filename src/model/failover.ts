@@ -60,7 +60,7 @@ export class ModelHealth {
 
   /** The first model and its fallbacks, in order, skipped ones left out (all of them if every one is skipped). */
   chain(first: ModelHandle, handle: (id: string) => ModelHandle | undefined): ModelHandle[] {
-    const all = [first, ...(first.config.fallback ?? []).map(handle).filter((h): h is ModelHandle => !!h && h !== first)]
+    const all = [first, ...(first.config.fallback ?? []).map(handle).filter((h): h is ModelHandle => !!h && h.config.id !== first.config.id)]
     const open = all.filter(h => !this.skipped(h.config.id))
     return open.length ? open : all.slice(0, 1)
   }
@@ -84,6 +84,8 @@ export interface FailoverPort {
 /**
  * Runs `call` on the first model, then on its fallbacks while the failure is *unavailable*.
  * Resolves with the answering attempt; throws the last error (with the model that raised it).
+ * `failover: false`: the first model alone, and its health untouched (a judge's or an embedding's
+ * failure says nothing about steps).
  */
 export async function withFailover<T>(o: {
   port: FailoverPort
@@ -91,27 +93,30 @@ export async function withFailover<T>(o: {
   clock: Clock
   logger: Logger
   key: string
-  signal: AbortSignal
-  call: (h: ModelHandle) => Promise<T>
+  signal?: AbortSignal
+  call: (h: ModelHandle) => PromiseLike<T>
+  failover?: boolean
 }): Promise<Attempt<T>> {
-  const chain = o.port.health.chain(o.first, id => o.port.handle(id))
+  const health = o.failover !== false
+  const chain = health ? o.port.health.chain(o.first, id => o.port.handle(id)) : [o.first]
   for (let i = 0; ; i++) {
     const handle = chain[i]
     const start = o.clock.monotonic()
     try {
       const result = await o.call(handle)
       const done: Attempt<T> = { handle, latencyMs: Math.round(o.clock.monotonic() - start), result }
-      o.port.health.succeeded(handle.config.id)
+      if (health) o.port.health.succeeded(handle.config.id)
       o.port.record(done)
       return done
     } catch (error) {
-      if (o.signal.aborted) throw error
+      if (o.signal?.aborted) throw error
       const attempt: Attempt<T> = { handle, latencyMs: Math.round(o.clock.monotonic() - start), error }
       o.port.record(attempt)
       const kind = failureKind(error)
-      if (kind === 'unavailable') o.port.health.failed(handle.config.id)
+      if (kind === 'unavailable' && health) o.port.health.failed(handle.config.id)
       if (kind === 'invalid' || i + 1 >= chain.length) throw Object.assign(new FailedStep(error), { handle, latencyMs: attempt.latencyMs })
-      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, describeFailure(error, handle.config.timeoutMs), chain[i + 1].config.id)
+      const why = describeFailure(error, handle.config.timeoutMs)
+      o.logger.warn('conversation %s: model "%s" is unavailable (%s); trying "%s"', o.key, handle.config.id, why, chain[i + 1].config.id)
     }
   }
 }

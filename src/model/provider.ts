@@ -14,7 +14,9 @@ export interface ModelHandle {
   model: LanguageModel
   /** after a failed request: true when the model now returns its reasoning and the step may be tried again (SPEC §11) */
   learn?(error: unknown): boolean
-  /** the entry as an OpenAI-compatible /v1/embeddings model (recall.embeddingModel, SPEC §17) */
+  /** the entry as an OpenAI-compatible /v1/embeddings model (recall.embeddingModel, SPEC §17); uncounted: called by ModelCalls */
+  embedding?(values: string[], signal?: AbortSignal): Promise<{ embeddings: number[][]; tokens?: number }>
+  /** the same, counted: only on the handles ModelCalls.handle gives */
   embed?(values: string[], signal?: AbortSignal): Promise<number[][]>
 }
 
@@ -34,6 +36,9 @@ export function createModel(config: ModelConfig, reasoning?: ReasoningModes): Mo
     // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
     model: withDialect(provider.chatModel(config.model), config.toolCalls),
     ...(reasoning ? { learn: (e: unknown) => reasoning.learn(config, e) } : {}),
-    embed: async (values, signal) => (await provider.embeddingModel(config.model).doEmbed({ values, abortSignal: signal })).embeddings,
+    embedding: async (values, signal) => {
+      const r = await provider.embeddingModel(config.model).doEmbed({ values, abortSignal: signal })
+      return { embeddings: r.embeddings, tokens: r.usage?.tokens }
+    },
   }
 }

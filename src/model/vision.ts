@@ -1,4 +1,5 @@
-// read(url?question=...): the image and the question go to attachment.visionModel; only the
+// read(url?question=...): the image and the question go to attachment.visionModel, through the
+// model calls (counted, failed over to its `fallback` like a step: docs/providers.md); only the
 // answer returns to the main model. Answers are cached per (model, image bytes, question) in a
 // cache the service owns, so one profile never receives another model's answer.
 import { createHash } from 'node:crypto'
@@ -7,55 +8,73 @@ import { LRUCache } from 'lru-cache'
 import { ResourceError } from '../resources/errors'
 import { isImageType } from '../resources/media-type'
 import type { MediaBytes, ReadResult } from '../resources/types'
-import type { ModelHandle } from './provider'
+import { FailedStep } from './failover'
+import { textTokens, type CallPort } from './calls'
+
+/** an answer and the model that gave it (a fallback, when the vision model was unavailable) */
+interface Answer {
+  text: string
+  model: string
+}
 
 export class VisionCache {
-  private answers = new LRUCache<string, string>({ max: 500 })
+  private answers = new LRUCache<string, Answer>({ max: 500 })
 
   key(model: string, image: Buffer, question: string): string {
     return `${model}\u0000${createHash('sha256').update(image).digest('hex')}\u0000${question}`
   }
 
   get(key: string) { return this.answers.get(key) }
-  set(key: string, text: string) { this.answers.set(key, text) }
+  set(key: string, answer: Answer) { this.answers.set(key, answer) }
   clear() { this.answers.clear() }
 }
 
 export interface VisionRequest {
   url: string
   question: string
-  /** the configured vision model, undefined when none is */
-  handle: ModelHandle | undefined
+  /** attachment.visionModel, undefined when none is configured */
+  model: string | undefined
+  calls: CallPort
+  /** the conversation asking, for the log */
+  key?: string
   image(url: string, signal?: AbortSignal): Promise<MediaBytes>
   cache: VisionCache
   signal?: AbortSignal
 }
 
 export async function askVision(r: VisionRequest): Promise<ReadResult> {
-  const { url, question, handle, signal } = r
+  const { url, question, signal } = r
   if (!question.trim()) throw new ResourceError('empty_question', 'question= is empty; ask something about the image')
+  const handle = r.model ? r.calls.handle(r.model) : undefined
   if (!handle) throw new ResourceError('vision_unavailable', 'no vision model is configured (attachment.visionModel)')
   const media = await r.image(url, signal)
   if (!isImageType(media.mediaType)) throw new ResourceError('not_an_image', `${url} is ${media.mediaType}, not an image`)
   const key = r.cache.key(handle.config.id, media.data, question)
-  let text = r.cache.get(key)
-  if (text === undefined) {
-    const timeout = AbortSignal.timeout(handle.config.timeoutMs)
+  let answer = r.cache.get(key)
+  if (answer === undefined) {
     try {
-      const answer = await generateText({
-        model: handle.model,
-        maxRetries: handle.config.maxRetries,
-        abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        messages: [{ role: 'user', content: [
-          { type: 'image', image: media.data, mediaType: media.mediaType },
-          { type: 'text', text: question },
-        ] }],
+      const got = await r.calls.run({
+        kind: 'vision', model: handle, signal, key: r.key ?? 'vision',
+        call: h => {
+          const timeout = AbortSignal.timeout(h.config.timeoutMs)
+          return generateText({
+            model: h.model,
+            maxRetries: h.config.maxRetries,
+            abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+            messages: [{ role: 'user', content: [
+              { type: 'image', image: media.data, mediaType: media.mediaType },
+              { type: 'text', text: question },
+            ] }],
+          })
+        },
+        tokens: a => textTokens(a.usage),
       })
-      text = answer.text
+      answer = { text: got.result!.text, model: got.handle.config.id }
     } catch (e: any) {
-      throw new ResourceError('vision_failed', e?.message ?? String(e))
+      const err = e instanceof FailedStep ? e.error as any : e
+      throw new ResourceError('vision_failed', err?.message ?? String(err))
     }
-    r.cache.set(key, text)
+    r.cache.set(key, answer)
   }
-  return { kind: 'answer', url, question, text, model: handle.config.id }
+  return { kind: 'answer', url, question, text: answer.text, model: answer.model }
 }

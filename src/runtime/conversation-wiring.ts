@@ -1,7 +1,7 @@
 // How a runtime makes one of its conversations: the conversation's dependencies, closed over the
 // runtime's shared pieces (stores, models, parts, tools, channel memory), so runtime.ts only composes.
 import type { VisionCache } from '../model/vision'
-import type { FailoverPort } from '../model/failover'
+import type { ModelCalls } from '../model/calls'
 import type { ModelHandle } from '../model/provider'
 import type { RuntimePart } from '../part/runtime-part'
 import type { ResourceCenter } from '../resources/center'
@@ -43,7 +43,8 @@ export interface ConversationSide {
   images: ImageLoader
   channels: ChannelMemory
   usage: UsageBook
-  failover: FailoverPort
+  /** counted model calls; the steps' failover port */
+  calls: ModelCalls
   waits: WaitIndex
   parts: readonly RuntimePart[]
   history(): HistorySide
@@ -72,11 +73,13 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     store: side.history().open(key),
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),
-    failover: side.failover,
+    failover: side.calls,
     system: () => side.systemPrompt(),
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {
-      const catalog = { view, extensions: side.extensions, limits: side.limits, vision: side.vision, sandbox: side.sandbox, registered: side.registered, partTools }
+      const catalog = {
+        view, extensions: side.extensions, limits: side.limits, vision: side.vision, calls: side.calls, sandbox: side.sandbox, registered: side.registered, partTools,
+      }
       const tools = toolCatalog(catalog, toolHost)
       return () => {
         side.syncSchemes()

@@ -7,8 +7,7 @@ import type { Fact } from '../history/entries'
 import { historySide, type HistorySide } from '../history/sides'
 import { Memory } from '../memory/memory'
 import { memoryPart } from '../memory/runtime-part'
-import type { ModelStep } from '../model/call-model'
-import { ModelHealth, type FailoverPort } from '../model/failover'
+import { ModelCalls } from '../model/calls'
 import type { PromptShare, RuntimePart } from '../part/runtime-part'
 import { Recall } from '../recall'
 import { recallPart } from '../recall/runtime-part'
@@ -17,7 +16,7 @@ import { builtinSchemes } from '../resources/schemes'
 import { ArtifactStore } from '../resources/schemes/artifact-store'
 import { AssetStore } from '../resources/schemes/asset-store'
 import type { RuntimeView } from '../tools/types'
-import { stepUsage, UsageBook } from '../usage/book'
+import { UsageBook } from '../usage/book'
 import { Redactor } from '../util/redact'
 import { runtimeHome, type RuntimeOptions } from './runtime-options'
 import { ChannelMemory } from './channel-memory'
@@ -52,6 +51,8 @@ export class Runtime {
   readonly view: RuntimeView
   /** requests, tokens and errors per model, since start and today */
   readonly usage: UsageBook
+  /** the one way this runtime calls a model: steps, the judge, vision, embeddings, each counted */
+  readonly calls: ModelCalls
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   readonly channels = new ChannelMemory()
@@ -76,10 +77,11 @@ export class Runtime {
     this.waits = new WaitIndex(this.home, o.logger)
     const models = o.models
     this.usage = new UsageBook(join(this.home, 'usage'), o.clock, o.logger, id => models.get(id)?.config.price)
+    this.calls = new ModelCalls({ models, usage: this.usage, clock: o.clock, logger: o.logger, health: o.health })
     this.view = Object.freeze({
       profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
-      model: (id: string) => models.get(id),
+      model: (id: string) => this.calls.handle(id),
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
@@ -97,20 +99,15 @@ export class Runtime {
 
   private conversationSide(): ConversationSide {
     const o = this.options
-    const failover: FailoverPort = {
-      health: o.health ?? new ModelHealth(o.clock, o.logger),
-      handle: id => o.models.get(id),
-      record: a => this.usage.record(a.handle.config.id, stepUsage(a.handle.config.id, a.latencyMs, (a.result as ModelStep | undefined)?.usage), !a.error),
-    }
     const judge = o.profile.wake.judge
     return {
       view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? NO_SECRETS,
-      models: o.models, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
+      models: o.models, calls: this.calls, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
-      channels: this.channels, usage: this.usage, failover, waits: this.waits, parts: this.parts,
+      channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts,
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
       systemPrompt: () => this.systemPrompt(),
-      ...(judge ? { judge: judgeCall({ id: judge, model: id => o.models.get(id), persona: o.profile.persona, clock: o.clock, usage: this.usage }) } : {}),
+      ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
         // a turn that ended may leave this or another conversation idle and over the budget

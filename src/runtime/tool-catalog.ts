@@ -3,6 +3,7 @@
 // tool_search when they are many (SPEC §18).
 import type { CodemodeLimits } from '../config/types'
 import type { VisionCache } from '../model/vision'
+import type { CallPort } from '../model/calls'
 import { buildCatalog } from '../tools/catalog'
 import type { ProgramRunner } from '../tools/codemode'
 import { finishTool } from '../tools/finish'
@@ -19,6 +20,8 @@ export interface CatalogDeps {
   extensions: Extensions
   limits: CodemodeLimits
   vision: VisionCache
+  /** the runtime's model calls: vision questions are counted and fail over like steps */
+  calls: CallPort
   sandbox: ProgramRunner
   /** the runtime's registered tools, and whether they are searched (registeredTools) */
   registered(): SearchPlan
@@ -33,7 +36,7 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
     if (cached?.version === ext.version) return cached.tools
     const all = new Map<string, Tool>([
       ['send_message', sendMessageTool(host)],
-      ['read', readTool(view, deps.vision)],
+      ['read', readTool(view, deps.vision, deps.calls)],
       ['finish', finishTool()],
       ['wait', waitTool()],
     ])

@@ -6,6 +6,7 @@ import { splitQuestion } from '../resources/file-url'
 import { ResourceError } from '../resources/errors'
 import { errorResult } from '../resources/center'
 import { askVision, type VisionCache } from '../model/vision'
+import type { CallPort } from '../model/calls'
 import { LIFETIMES } from '../exit/attachments'
 import { prose } from '../util/prose'
 import { presentRead, type ReadPage } from './read-output'
@@ -14,7 +15,7 @@ import RESULT_TYPE from './read-result.txt'
 
 type ReadInput = { url: string; lifetime?: string }
 
-export function readTool(runtime: RuntimeView, vision: VisionCache): Tool<ReadInput, ReadPage> {
+export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallPort): Tool<ReadInput, ReadPage> {
   const p = runtime.profile
   const fields: Record<string, z.ZodType> = { url: z.string().describe('the resource URL') }
   if (p.attachment.imageInput) fields.lifetime = z.string().optional().describe('once | recent | retain')
@@ -30,13 +31,13 @@ export function readTool(runtime: RuntimeView, vision: VisionCache): Tool<ReadIn
             : `lifetime must be once, recent or retain, not ${JSON.stringify(input.lifetime)}`)
         }
         if (question !== undefined) {
-          const id = p.attachment.visionModel
           return await askVision({
-            url, question, handle: id ? runtime.model(id) : undefined, cache: vision, signal: ctx.signal,
+            url, question, model: p.attachment.visionModel || undefined, calls, cache: vision, signal: ctx.signal, key: ctx.turn.conversation,
             image: (u, signal) => runtime.resources.bytes(u, signal),
           })
         }
-        return await runtime.resources.read(url, { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation })
+        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation }
+        return await runtime.resources.read(url, how)
       } catch (e) {
         return errorResult(url, e)
       }

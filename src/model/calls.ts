@@ -1,0 +1,131 @@
+// The one way to call a model (issue 26): a turn's steps, the judge, vision, embeddings (and later
+// speech, and native providers' calls) all go through ModelCalls, which counts every request in the
+// usage book with its model, latency and tokens, records failures, and fails over where SPEC §11
+// says. A new kind of call is a line in FAILS_OVER and a `run` with its own `call` and `tokens`.
+import type { LanguageModelUsage } from 'ai'
+import type { LanguageModelV3Usage } from '@ai-sdk/provider'
+import { stepUsage, type StepUsage } from '../usage/book'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import type { ModelStep } from './call-model'
+import { FailedStep, ModelHealth, withFailover, type Attempt, type FailoverPort } from './failover'
+import type { ModelHandle } from './provider'
+
+/**
+ * Whether a kind of call tries the first model's `fallback` when it is unavailable (docs/providers.md
+ * "Which calls fail over"): a step and a vision question do; the judge does not (it has 1,500 ms,
+ * and no answer is a no), nor embeddings (another model's vectors live in another space).
+ */
+export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: false } as const
+
+export type CallKind = keyof typeof FAILS_OVER
+
+/** The tokens a server reported for one request. */
+export type Tokens = Omit<StepUsage, 'model' | 'latencyMs'>
+
+/** Where the calls are counted (the usage book). */
+export interface UsageSink {
+  record(model: string, u: StepUsage | undefined, ok: boolean): void
+}
+
+export interface CallSpec<T> {
+  kind: CallKind
+  /** the model asked first: an id of `models`, or its handle */
+  model: string | ModelHandle
+  call(h: ModelHandle): PromiseLike<T>
+  /** what the answer says it used */
+  tokens(result: T): Tokens | undefined
+  /** the caller's stop: an attempt it aborted is not counted */
+  signal?: AbortSignal
+  /** whose call it is, for the log */
+  key?: string
+}
+
+/** What judge, vision and recall see of the calls. */
+export type CallPort = Pick<ModelCalls, 'run' | 'handle' | 'embed'>
+
+/** An id that names no `models` entry. */
+export class UnknownModel extends Error {
+  constructor(readonly id: string) {
+    super(`model "${id}" is not configured`)
+  }
+}
+
+/** A LanguageModelV3 answer's usage (a step, the judge) as tokens. */
+export const stepTokens = (u: LanguageModelV3Usage | undefined): Tokens => {
+  const { model: _, latencyMs: __, ...t } = stepUsage('', 0, u)
+  return t
+}
+
+/** generateText's usage (vision) as tokens. */
+export function textTokens(u: LanguageModelUsage | undefined): Tokens {
+  const out: Tokens = {}
+  const set = (k: keyof Tokens, v: unknown) => { if (typeof v === 'number' && Number.isFinite(v)) out[k] = v }
+  set('promptTokens', u?.inputTokens)
+  set('completionTokens', u?.outputTokens)
+  set('reasoningTokens', u?.outputTokenDetails?.reasoningTokens ?? u?.reasoningTokens)
+  set('cachedTokens', u?.inputTokenDetails?.cacheReadTokens ?? u?.cachedInputTokens)
+  return out
+}
+
+export class ModelCalls implements FailoverPort {
+  readonly health: ModelHealth
+  /** handles whose `embed` is counted, one per configured handle */
+  private counted = new WeakMap<ModelHandle, ModelHandle>()
+
+  constructor(private o: { models: Map<string, ModelHandle>; usage: UsageSink; clock: Clock; logger: Logger; health?: ModelHealth }) {
+    this.health = o.health ?? new ModelHealth(o.clock, o.logger)
+  }
+
+  /** The model `id`, its `embed` counted here; undefined when no entry has that id. */
+  handle(id: string): ModelHandle | undefined {
+    const raw = this.o.models.get(id)
+    if (!raw?.embedding) return raw
+    let h = this.counted.get(raw)
+    if (!h) this.counted.set(raw, h = { ...raw, embed: (values, signal) => this.embed(id, values, signal) })
+    return h
+  }
+
+  /** FailoverPort: one attempt of a turn's step (turn.ts runs the failover loop itself). */
+  record(a: Attempt<unknown>): void {
+    this.count(a, a.result === undefined ? undefined : stepTokens((a.result as ModelStep).usage))
+  }
+
+  private count(a: Attempt<unknown>, tokens: Tokens | undefined): void {
+    const id = a.handle.config.id
+    this.o.usage.record(id, { model: id, latencyMs: a.latencyMs, ...tokens }, !a.error)
+  }
+
+  /** One call of `kind`: counted, failed over where its kind does; throws FailedStep (or UnknownModel). */
+  run<T>(spec: CallSpec<T>): Promise<Attempt<T>> {
+    const first = typeof spec.model === 'string' ? this.handle(spec.model) : spec.model
+    if (!first) return Promise.reject(new UnknownModel(spec.model as string))
+    const port: FailoverPort = {
+      health: this.health,
+      handle: id => this.handle(id),
+      record: a => this.count(a, a.error ? undefined : spec.tokens(a.result as T)),
+    }
+    return withFailover({
+      port, first, clock: this.o.clock, logger: this.o.logger, key: spec.key ?? spec.kind,
+      signal: spec.signal, call: spec.call, failover: FAILS_OVER[spec.kind],
+    })
+  }
+
+  /** recall.embeddingModel's vectors for `values` (SPEC §17), counted with the tokens the server reports. */
+  async embed(id: string, values: string[], signal?: AbortSignal): Promise<number[][]> {
+    try {
+      const answer = await this.run({
+        kind: 'embedding', model: id, signal, key: 'recall',
+        call: h => {
+          if (!h.embedding) throw new Error(`model "${id}" has no embeddings endpoint`)
+          return h.embedding(values, signal)
+        },
+        tokens: r => r.tokens === undefined ? {} : { promptTokens: r.tokens },
+      })
+      return answer.result!.embeddings
+    } catch (e) {
+      // the embedder says why in the server's words
+      throw e instanceof FailedStep ? e.error : e
+    }
+  }
+}
