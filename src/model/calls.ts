@@ -1,13 +1,13 @@
 // The one way to call a model (issue 26): a turn's steps, the judge, vision, embeddings (and later
 // speech, and native providers' calls) all go through ModelCalls, which counts every request in the
 // usage book with its model, latency and tokens, records failures, and fails over where SPEC §11
-// says. A new kind of call is a line in FAILS_OVER and a `run` with its own `call` and `tokens`.
+// says. A new kind of call is a line in FAILS_OVER and a `run` with its own `call` and `tokens`;
+// a turn's step is `run({ kind: 'step' })` like the others (runtime/turn.ts).
 import type { LanguageModelUsage } from 'ai'
 import type { LanguageModelV3Usage } from '@ai-sdk/provider'
 import { stepUsage, type StepUsage } from '../usage/book'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
-import type { ModelStep } from './call-model'
 import { FailedStep, ModelHealth, withFailover, type Attempt, type FailoverPort } from './failover'
 import type { ModelHandle } from './provider'
 
@@ -44,6 +44,9 @@ export interface CallSpec<T> {
 /** What judge, vision and recall see of the calls. */
 export type CallPort = Pick<ModelCalls, 'run' | 'handle' | 'embed'>
 
+/** What a turn's steps use: the counted call with failover, and the models' health (context sizes). */
+export type StepCalls = Pick<ModelCalls, 'run' | 'health'>
+
 /** An id that names no `models` entry. */
 export class UnknownModel extends Error {
   constructor(readonly id: string) {
@@ -68,7 +71,7 @@ export function textTokens(u: LanguageModelUsage | undefined): Tokens {
   return out
 }
 
-export class ModelCalls implements FailoverPort {
+export class ModelCalls {
   readonly health: ModelHealth
   /** handles whose `embed` is counted, one per configured handle */
   private counted = new WeakMap<ModelHandle, ModelHandle>()
@@ -84,11 +87,6 @@ export class ModelCalls implements FailoverPort {
     let h = this.counted.get(raw)
     if (!h) this.counted.set(raw, h = { ...raw, embed: (values, signal) => this.embed(id, values, signal) })
     return h
-  }
-
-  /** FailoverPort: one attempt of a turn's step (turn.ts runs the failover loop itself). */
-  record(a: Attempt<unknown>): void {
-    this.count(a, a.result === undefined ? undefined : stepTokens((a.result as ModelStep).usage))
   }
 
   private count(a: Attempt<unknown>, tokens: Tokens | undefined): void {

@@ -5,7 +5,7 @@ import type { MediaStores } from '../exit/store-media'
 import type { HistoryBackend } from '../history/backend'
 import type { Entry } from '../history/entries'
 import type { Verdict } from '../attention/judge'
-import type { FailoverPort } from '../model/failover'
+import type { StepCalls } from '../model/calls'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget, ToolHost } from '../tools/types'
 import type { Clock } from '../util/clock'
@@ -24,8 +24,8 @@ export interface ConversationDeps {
   /** where the unified exit stores media and archives */
   stores: MediaStores
   model(): ModelHandle | undefined
-  /** fallback models, their health and the runtime's usage counters */
-  failover?: FailoverPort
+  /** the runtime's counted model calls: fallbacks, their health, the usage book */
+  calls?: StepCalls
   system(): string
   /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
   toolsFor(host: ToolHost): () => Map<string, Tool>

@@ -73,7 +73,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     store: side.history().open(key),
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),
-    failover: side.calls,
+    calls: side.calls,
     system: () => side.systemPrompt(),
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {

@@ -1,7 +1,7 @@
 // One conversation: its history, its inbox while a turn runs, and the rule that only one turn
 // runs at a time (SPEC §4.6). It is the turn loop's port; its attention (attention/attention.ts),
 // its pending wait (conversation-wait.ts) and its request books (request-books.ts) are parts of it.
-import { ModelHealth } from '../model/failover'
+import { ModelCalls } from '../model/calls'
 import type { SendTarget } from '../tools/types'
 import type { Tool, TurnState } from '../contract/tool'
 import { SerialQueue } from '../util/serial-queue'
@@ -87,8 +87,8 @@ export class Conversation implements TurnPort {
 
   model() { return this.deps.model() }
   /** without a runtime's (a conversation tested alone): no fallbacks, nothing counted */
-  failover() {
-    return this.deps.failover ??= { health: new ModelHealth(this.clock, this.logger), handle: () => undefined, record: () => {} }
+  calls() {
+    return this.deps.calls ??= new ModelCalls({ models: new Map(), usage: { record: () => {} }, clock: this.clock, logger: this.logger })
   }
   system() { return this.deps.system() }
   lastTarget() { return this.target }

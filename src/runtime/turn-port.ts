@@ -3,7 +3,7 @@
 import type { TurnStart } from '../attention/gate'
 import type { ProfileConfig } from '../config/types'
 import type { MediaStores } from '../exit/store-media'
-import type { FailoverPort } from '../model/failover'
+import type { StepCalls } from '../model/calls'
 import type { ModelHandle } from '../model/provider'
 import type { SendTarget } from '../tools/types'
 import type { Tool, TurnState } from '../contract/tool'
@@ -46,8 +46,8 @@ export interface TurnPort {
   /** The `once` attachments of a request whose response was persisted count as shown. */
   markShown(ids: string[]): void
   model(): ModelHandle | undefined
-  /** The fallback models, their health and the usage counters of this runtime. */
-  failover(): FailoverPort
+  /** The runtime's counted model calls (failover, health, the usage book). */
+  calls(): StepCalls
   system(): string
   tools(): Map<string, Tool>
   /** Where a stray text goes under `strayText: send`. */

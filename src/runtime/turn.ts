@@ -1,6 +1,7 @@
 // The turn loop (SPEC §4.6): one model call per step, then the step's tool calls, then the stop rule.
-import { callModel, offerTools } from '../model/call-model'
-import { FailedStep, withFailover } from '../model/failover'
+import { callModel, offerTools, type ModelStep } from '../model/call-model'
+import { stepTokens } from '../model/calls'
+import { FailedStep } from '../model/failover'
 import { describeFailure } from '../model/failure'
 import { declaredChars } from '../model/context-size'
 import { loadCalled, stepTools } from '../tool-search'
@@ -31,23 +32,23 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       const all = port.tools()
       const tools = stepTools(all, state)
       const system = port.system()
-      const failover = port.failover()
+      const models = port.calls()
       // the system prompt and tool declarations go with every request; the window gets the rest
       const toolChars = declaredChars(tools)
       const fixedChars = system.length + toolChars
-      const request = await port.buildRequest(failover.health.sizes.windowChars(handle.config, fixedChars))
+      const request = await port.buildRequest(models.health.sizes.windowChars(handle.config, fixedChars))
       let result, usage
       // the step is stamped with the time its model was called (the console, issue 21)
       const calledAt = port.clock.now()
       try {
         const offered = offerTools(tools)
-        const answer = await withFailover({
-          port: failover, first: handle, clock: port.clock, logger, key: port.key, signal: port.signal,
+        const answer = await models.run<ModelStep>({
+          kind: 'step', model: handle, key: port.key, signal: port.signal, tokens: r => stepTokens(r.usage),
           call: h => callModel(h, { system, messages: request.messages, tools: offered, hidden: name => all.get(name), signal: port.signal }),
         })
         result = answer.result!
         usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
-        failover.health.sizes.observe(answer.handle.config, system.length + request.chars, toolChars, usage.promptTokens)
+        models.health.sizes.observe(answer.handle.config, system.length + request.chars, toolChars, usage.promptTokens)
       } catch (e: any) {
         why = 'model call failed'
         if (port.signal.aborted) return
