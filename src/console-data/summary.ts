@@ -3,14 +3,13 @@
 // the days before, SPEC §16).
 import { join } from 'node:path'
 import { walkNotes } from '../memory/walk'
-import type { Conversation } from '../runtime/conversation'
-import type { Runtime } from '../runtime/runtime'
+import type { ConversationLook, RuntimeLook } from './views'
 import type { Entry } from '../history/entries'
 import type { UsageBook } from '../usage/book'
 import { TRANSCRIPT_ENTRIES, conversationUsage, transcript } from './transcript'
 import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
 
-export async function runtimeSummary(r: Runtime, online: boolean): Promise<RuntimeSummary> {
+export async function runtimeSummary(r: RuntimeLook, online: boolean): Promise<RuntimeSummary> {
   const convs = await r.loaded()
   const lastAt = convs.map(c => c.entries[c.entries.length - 1]?.at).filter((at): at is number => typeof at === 'number')
   return {
@@ -22,7 +21,7 @@ export async function runtimeSummary(r: Runtime, online: boolean): Promise<Runti
 }
 
 /** Today's tokens, requests and errors over all models, and the days before, from a runtime's usage book. */
-export function usageToday(book: UsageBook): Pick<RuntimeSummary, 'tokensToday' | 'requestsToday' | 'errorsToday' | 'days'> {
+export function usageToday(book: Pick<UsageBook, 'days'>): Pick<RuntimeSummary, 'tokensToday' | 'requestsToday' | 'errorsToday' | 'days'> {
   const days = book.days()
   const today = days[0]
   return {
@@ -39,17 +38,17 @@ export async function memoryFiles(dir: string): Promise<{ name: string; size: nu
   return files.map(f => ({ name: f.rel, size: f.size })).sort((a, b) => a.name.localeCompare(b.name))
 }
 
-export async function conversationSummaries(r: Runtime): Promise<ConversationSummary[]> {
+export async function conversationSummaries(r: RuntimeLook): Promise<ConversationSummary[]> {
   const convs = await r.loaded()
   const out = await Promise.all(convs.map(c => conversationSummary(r, c)))
   return out.sort((a, b) => (b.last?.at ?? 0) - (a.last?.at ?? 0))
 }
 
-async function conversationSummary(r: Runtime, c: Conversation): Promise<ConversationSummary> {
+async function conversationSummary(r: RuntimeLook, c: ConversationLook): Promise<ConversationSummary> {
   const facts = c.entries.filter((e): e is Extract<Entry, { type: 'fact' }> => e.type === 'fact')
   const fact = facts[facts.length - 1]?.fact
   const turns = c.entries.reduce((n, e) => e.type === 'turn' || e.type === 'step' ? Math.max(n, e.turn) : n, 0)
-  const bytes = await c.deps.store.storedBytes().catch((): undefined => undefined)
+  const bytes = await c.storedBytes().catch((): undefined => undefined)
   const last = fact ? transcript({ key: c.key, entries: [facts[facts.length - 1]], busy: false }).items[0] : undefined
   return {
     key: c.key, mode: r.profile.mode, busy: c.busy, turns, entries: c.entries.length, bytes,
@@ -60,7 +59,7 @@ async function conversationSummary(r: Runtime, c: Conversation): Promise<Convers
   }
 }
 
-export async function conversationTranscript(r: Runtime, key: string): Promise<Transcript | undefined> {
+export async function conversationTranscript(r: RuntimeLook, key: string): Promise<Transcript | undefined> {
   const c = (await r.loaded()).find(c => c.key === key)
   if (!c) return undefined
   return transcript({ key, entries: c.entries, busy: c.busy, live: c.live, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })

@@ -18,9 +18,9 @@ const noPrice: PriceOf = () => undefined
  * `priceOf`: the models' prices, for the cost of each step, turn and of the whole; `live`: the step
  * whose calls run now, shown after the entries (issue 21: the page must not lag the chat)
  */
-export function transcript(o: { key: string; entries: Entry[]; busy: boolean; live?: LiveStep; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
+export function transcript(o: { key: string; entries: readonly Entry[]; busy: boolean; live?: LiveStep; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
   const stored = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
-  const entries: Entry[] = o.live && o.busy ? [...stored, { type: 'step', at: o.live.at, turn: o.live.turn, messages: o.live.assistant ? [o.live.assistant] : [], usage: o.live.usage }] : stored
+  const entries: readonly Entry[] = o.live && o.busy ? [...stored, { type: 'step', at: o.live.at, turn: o.live.turn, messages: o.live.assistant ? [o.live.assistant] : [], usage: o.live.usage }] : stored
   const priceOf = o.priceOf ?? noPrice
   const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   const items: TranscriptItem[] = []
@@ -89,7 +89,7 @@ export function transcript(o: { key: string; entries: Entry[]; busy: boolean; li
 }
 
 /** What the steps of `entries` took, as the transcript of them counts it (the conversation list's figure). */
-export function conversationUsage(entries: Entry[], priceOf: PriceOf = noPrice): ConversationUsage {
+export function conversationUsage(entries: readonly Entry[], priceOf: PriceOf = noPrice): ConversationUsage {
   const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   for (const e of entries.length > TRANSCRIPT_ENTRIES ? entries.slice(-TRANSCRIPT_ENTRIES) : entries) {
     if (e.type === 'step' && e.usage) addUsage(usage, { ...e.usage, cost: costOf(e.usage, priceOf(e.usage.model)) }, e.at)

@@ -209,6 +209,11 @@ export class Conversation implements TurnPort {
     if (entry) void this.append([entry])
   }
 
+  /** The size of the stored history (the console); undefined when the store cannot tell. */
+  storedBytes(): Promise<number | undefined> {
+    return this.deps.store.storedBytes()
+  }
+
   /** Resolves when everything appended so far is on disk (or could not be written). */
   written(): Promise<void> {
     return this.deps.store.idle()
