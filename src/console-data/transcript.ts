@@ -18,9 +18,22 @@ const noPrice: PriceOf = () => undefined
  * `priceOf`: the models' prices, for the cost of each step, turn and of the whole; `live`: the step
  * whose calls run now, shown after the entries (issue 21: the page must not lag the chat)
  */
-export function transcript(o: { key: string; entries: readonly Entry[]; busy: boolean; live?: LiveStep; truncated?: boolean; limit?: number; priceOf?: PriceOf }): Transcript {
+export interface TranscriptInput {
+  key: string
+  entries: readonly Entry[]
+  busy: boolean
+  live?: LiveStep
+  truncated?: boolean
+  limit?: number
+  priceOf?: PriceOf
+}
+
+export function transcript(o: TranscriptInput): Transcript {
   const stored = o.limit && o.entries.length > o.limit ? o.entries.slice(-o.limit) : o.entries
-  const entries: readonly Entry[] = o.live && o.busy ? [...stored, { type: 'step', at: o.live.at, turn: o.live.turn, messages: o.live.assistant ? [o.live.assistant] : [], usage: o.live.usage }] : stored
+  const live: Entry | undefined = o.live && o.busy
+    ? { type: 'step', at: o.live.at, turn: o.live.turn, messages: o.live.assistant ? [o.live.assistant] : [], usage: o.live.usage }
+    : undefined
+  const entries: readonly Entry[] = live ? [...stored, live] : stored
   const priceOf = o.priceOf ?? noPrice
   const usage: ConversationUsage = { steps: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   const items: TranscriptItem[] = []
@@ -66,10 +79,12 @@ export function transcript(o: { key: string; entries: readonly Entry[]; busy: bo
         items.push({ kind: 'declined', at: e.at, reason: e.reason, why: e.why })
         break
       case 'wait':
-        items.push({ kind: 'wait', at: e.at, ...(e.seconds !== undefined ? { seconds: e.seconds } : {}), ...(e.messages !== undefined ? { messages: e.messages } : {}) })
+        const windows = { ...(e.seconds !== undefined ? { seconds: e.seconds } : {}), ...(e.messages !== undefined ? { messages: e.messages } : {}) }
+        items.push({ kind: 'wait', at: e.at, ...windows })
         break
       case 'failure': {
-        items.push({ kind: 'failure', at: e.at, turn: e.turn, model: e.model, error: e.error, ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) })
+        const latency = e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}
+        items.push({ kind: 'failure', at: e.at, turn: e.turn, model: e.model, error: e.error, ...latency })
         // the turn ended by it, unless a later step of the same turn says otherwise
         const turn = turns.get(e.turn)
         if (turn) Object.assign(turn, { end: 'error', error: e.error })
@@ -133,7 +148,10 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
 
 /** `live`: the step's calls still run; messages delivered so far by call id */
 function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: Record<string, number>): StepItem {
-  const step: StepItem = { kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [], ...(e.usage ?? {}), ...(live ? { live: true } : {}), ...(e.loaded?.length ? { loaded: e.loaded } : {}) }
+  const step: StepItem = {
+    kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [],
+    ...(e.usage ?? {}), ...(live ? { live: true } : {}), ...(e.loaded?.length ? { loaded: e.loaded } : {}),
+  }
   const cost = e.usage && costOf(e.usage, priceOf(e.usage.model))
   if (cost !== undefined) step.cost = cost
   const results = new Map<string, any>()
@@ -146,7 +164,10 @@ function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: 
     for (const p of parts) {
       if (p.type === 'text' && p.text.trim()) step.text = (step.text ? step.text + '\n' : '') + p.text
       else if (p.type === 'reasoning' && p.text.trim()) step.reasoning = (step.reasoning ? step.reasoning + '\n' : '') + p.text
-      else if (p.type === 'tool-call') step.calls.push(live ? runningCall(p.toolCallId, p.toolName, p.input, live[p.toolCallId] ?? 0) : callItem(p.toolCallId, p.toolName, p.input, results.get(p.toolCallId)))
+      else if (p.type === 'tool-call') {
+        const { toolCallId: id, toolName: name, input } = p
+        step.calls.push(live ? runningCall(id, name, input, live[id] ?? 0) : callItem(id, name, input, results.get(id)))
+      }
     }
   }
   return step

@@ -28,13 +28,16 @@ export function registerCommands(ctx: Context) {
       }
       for (const u of r.usage.snapshot()) {
         // the cost only where the model has a price: unknown is not free (SPEC §16)
-        const counts = (c: UsageCounts) => session.text('.usage-counts', [c.requests, c.promptTokens, formatShare(cachedShare(c)), c.completionTokens, c.errors])
+        const counts = (c: UsageCounts) =>
+          session.text('.usage-counts', [c.requests, c.promptTokens, formatShare(cachedShare(c)), c.completionTokens, c.errors])
           + (c.cost !== undefined ? session.text('.usage-cost', [formatCost(c.cost)]) : '')
         lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }
     }
     for (const s of servers) {
-      const state = s.state === 'retrying' ? session.text('.mcp-retrying', [Math.ceil((s.retryInMs ?? 0) / 1000), s.error ?? '']) : session.text(`.mcp-${s.state}`)
+      const state = s.state === 'retrying'
+        ? session.text('.mcp-retrying', [Math.ceil((s.retryInMs ?? 0) / 1000), s.error ?? ''])
+        : session.text(`.mcp-${s.state}`)
       lines.push(session.text('.mcp', [s.id, state, s.tools]))
     }
     return lines.join('\n')

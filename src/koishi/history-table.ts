@@ -51,7 +51,9 @@ export function koishiHistoryTable(ctx: Context): HistoryTable {
       await database.withTransaction(async t => { await t.upsert(HISTORY_TABLE, records) })
     },
     async newest(ref, limit) {
-      const rows = await db().get(HISTORY_TABLE, where(ref), { fields: ['seq', 'at', 'entry'], sort: { seq: 'desc' }, ...(limit !== undefined ? { limit } : {}) })
+      const rows = await db().get(HISTORY_TABLE, where(ref), {
+        fields: ['seq', 'at', 'entry'], sort: { seq: 'desc' }, ...(limit !== undefined ? { limit } : {}),
+      })
       return rows.map((r): HistoryRow => ({ seq: r.seq, at: r.at, entry: r.entry }))
     },
     async after(ref, seq, limit) {
@@ -59,7 +61,8 @@ export function koishiHistoryTable(ctx: Context): HistoryTable {
       return rows.map((r): HistoryRow => ({ seq: r.seq, at: r.at, entry: r.entry }))
     },
     async lastSeq(ref) {
-      const [row] = await db().get(HISTORY_TABLE, { profile: ref.profile, bot: ref.bot, conversation: ref.conversation }, { fields: ['seq'], sort: { seq: 'desc' }, limit: 1 })
+      const one = { profile: ref.profile, bot: ref.bot, conversation: ref.conversation }
+      const [row] = await db().get(HISTORY_TABLE, one, { fields: ['seq'], sort: { seq: 'desc' }, limit: 1 })
       return row?.seq ?? 0
     },
     async setAside(ref, at) {

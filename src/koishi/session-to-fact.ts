@@ -27,7 +27,8 @@ export function arrivalOf(session: Session): Arrival {
   const isDirect = event.channel?.type === Universal.Channel.Type.DIRECT
   const userId = event.user?.id
   const channelId = event.channel?.id
-  return { event, bot: `${event.platform}:${event.selfId}`, selfId: event.selfId, userId, channelId, isDirect, channel: channelKey(channelId, isDirect, userId) }
+  const channel = channelKey(channelId, isDirect, userId)
+  return { event, bot: `${event.platform}:${event.selfId}`, selfId: event.selfId, userId, channelId, isDirect, channel }
 }
 
 export function botIdOf(session: Session): string {
@@ -86,9 +87,14 @@ export async function sessionToFact(session: Session, assets: AssetStore, a: Arr
     direct: isDirect,
     user: { id: userId, name: author },
     content: elements.join(''),
-    ...(quote?.id ? { quote: { id: quote.id, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 200) } : {}) } } : {}),
+    ...(quote?.id ? { quote: quoteOf(quote) } : {}),
     mentionsBot,
     quotesBot: !!quote?.user?.id && quote.user.id === selfId,
     ...(event.user?.isBot ? { fromBot: true } : {}),
   }
+}
+
+/** The quoted message as a fact carries it: its id, author and the start of its text. */
+function quoteOf(quote: { id?: string; user?: { id?: string }; content?: string }): NonNullable<Fact['quote']> {
+  return { id: quote.id!, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 200) } : {}) }
 }

@@ -59,7 +59,10 @@ export class HistoryStorage {
   /** storage: database without a database service: nothing starts (and nothing is written elsewhere); said once. */
   unavailable(storage: StorageKind): boolean {
     if (this.table || storage !== 'database') return false
-    if (!this.missing) this.o.log.error('storage is "database", but Koishi has no database service; profiles do not start until one is loaded (e.g. database-sqlite, database-mysql)')
+    if (!this.missing) {
+      this.o.log.error('storage is "database", but Koishi has no database service; '
+        + 'profiles do not start until one is loaded (e.g. database-sqlite, database-mysql)')
+    }
     this.missing = true
     return true
   }
@@ -83,7 +86,8 @@ export class HistoryStorage {
   side(profile: ProfileConfig, bot: string, home: string): HistorySide | undefined {
     const onTable = this.of(profile, bot) === 'database'
     if (onTable && !this.table) return undefined
-    return historySide({ home, profile: profile.id, bot, logger: this.o.log, clock: this.o.clock(), budget: this.o.descriptors, table: onTable ? this.table : undefined })
+    const table = onTable ? this.table : undefined
+    return historySide({ home, profile: profile.id, bot, logger: this.o.log, clock: this.o.clock(), budget: this.o.descriptors, table })
   }
 
   /**

@@ -38,6 +38,9 @@ export function registerEntry(ctx: Context) {
 
 /** The console's rewrite of a built page's imports to the modules it serves once for all pages. */
 function sharedImports(source: string): string {
-  const shared: Record<string, string> = { 'vue': '../vue.js', 'vue-router': '../vue-router.js', '@vueuse/core': '../vueuse.js', '@koishijs/client': '../client.js' }
-  return source.replace(/((?:^|;)import\b[^'"]+\bfrom\s*)(['"])([^'"]+)\2(?=;)/gm, (all, left, quote, path) => shared[path] ? `${left}${quote}${shared[path]}${quote}` : all)
+  const shared: Record<string, string> = {
+    'vue': '../vue.js', 'vue-router': '../vue-router.js', '@vueuse/core': '../vueuse.js', '@koishijs/client': '../client.js',
+  }
+  const imports = /((?:^|;)import\b[^'"]+\bfrom\s*)(['"])([^'"]+)\2(?=;)/gm
+  return source.replace(imports, (all, left, quote, path) => shared[path] ? `${left}${quote}${shared[path]}${quote}` : all)
 }

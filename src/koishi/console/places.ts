@@ -39,13 +39,18 @@ export async function runtimeList(ctx: Context): Promise<RuntimeSummary[]> {
   const stored = (await ctx.kotodama.stored()).filter(s => !running.some(r => r.profile.id === s.profile.id && r.bot === s.bot))
   const failed = new Map(ctx.kotodama.notStarted().map(n => [n.profile.id, n.problems]))
   out.push(...await Promise.all(stored.map(async s => {
-    const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online: isOnline(ctx, s.bot), logger: ctx.logger('kotodama') })
+    const online = isOnline(ctx, s.bot)
+    const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online, logger: ctx.logger('kotodama') })
     const problems = failed.get(s.profile.id)
     return problems ? { ...summary, notStarted: problems } : summary
   })))
   // a profile that did not start and has nothing stored still says why
   for (const [profile, problems] of failed) {
-    if (!stored.some(s => s.profile.id === profile)) out.push({ profile, bot: '', online: false, running: false, conversations: 0, tokensToday: 0, requestsToday: 0, errorsToday: 0, days: [], memory: [], notStarted: problems })
+    if (stored.some(s => s.profile.id === profile)) continue
+    const nothing: Omit<RuntimeSummary, 'profile' | 'bot' | 'online' | 'running'> = {
+      conversations: 0, tokensToday: 0, requestsToday: 0, errorsToday: 0, days: [], memory: [],
+    }
+    out.push({ profile, bot: '', online: false, running: false, ...nothing, notStarted: problems })
   }
   return out
 }
