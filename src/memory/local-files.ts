@@ -9,7 +9,7 @@
 // - A folder whose mtime changed is listed again; a file edited in place by the owner (its folder
 //   unchanged) is noticed at the next write of that file, a restart, or a pinned file's own stat.
 import { statSync, openSync, readSync, closeSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { decode } from '../resources/text/utf8'
 import { looksBinary } from '../resources/text'
 import { clip } from '../util/clip'
@@ -32,12 +32,17 @@ export function firstLineOf(text: string): string {
 
 function headLine(path: string, size: number): string {
   if (!size) return ''
-  const buffer = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size))
+  const head = readHead(path, Math.min(HEAD_BYTES, size))
+  return looksBinary(head) ? '(binary)' : firstLineOf(decode(head, 0, head.length).text)
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+export function readHead(path: string, n: number): Buffer {
+  const buffer = Buffer.allocUnsafe(n)
+  if (!n) return buffer
   const fd = openSync(path, 'r')
   try {
-    const n = readSync(fd, buffer, 0, buffer.length, 0)
-    const head = buffer.subarray(0, n)
-    return looksBinary(head) ? '(binary)' : firstLineOf(decode(head, 0, head.length).text)
+    return buffer.subarray(0, readSync(fd, buffer, 0, n, 0))
   } finally {
     closeSync(fd)
   }
@@ -113,6 +118,11 @@ export class LocalFiles {
 
   abs(rel: string): string {
     return rel ? join(this.root, ...rel.split('/')) : this.root
+  }
+
+  /** The inverse of abs (a path inside the root; one outside starts with '..'). */
+  relOf(path: string): string {
+    return relative(this.root, path).split(sep).join('/')
   }
 
   /**
