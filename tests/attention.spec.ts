@@ -2,12 +2,12 @@
 // real AI SDK provider talking HTTP to the fake server: bursts, yielding while typing, backlogs,
 // other bots, names, cooldown, perUser and the judge.
 import { expect } from 'chai'
-import { Harness, call } from './support/harness'
+import { Harness, call, typingBetween } from './support/harness'
 import { FakeOpenAI, toolResultsOf } from './support/fake-openai'
 import { readHistoryWhen, requestText } from './support/faults'
 
 const say = (...messages: string[]) => call('send_message', { messages })
-const TYPING_300 = { baseDelay: 0, charPerSecond: 1000, minDelay: 300, maxDelay: 300, jitter: 0 }
+const TYPING_300 = typingBetween(300)
 const BURST = { debounceMs: 300, debounceMaxMs: 900 }
 
 /** The user messages of a request, in order, as one text. */
@@ -57,7 +57,7 @@ describe('attention and timing in busy chats (SPEC §15)', function () {
     })
 
     it('the wait counts as thinking: the first message is not delayed by a typing pause on top of it', async () => {
-      h = await Harness.start({ profile: { timing: { debounceMs: 600, debounceMaxMs: 2000 }, typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 500, maxDelay: 500, jitter: 0 } } })
+      h = await Harness.start({ profile: { timing: { debounceMs: 600, debounceMaxMs: 2000 }, typing: typingBetween(500) } })
       h.server.script({ toolCalls: [say('hi')] })
       const start = Date.now()
       await h.client('alice').receive('hello?')
@@ -128,7 +128,9 @@ describe('attention and timing in busy chats (SPEC §15)', function () {
         const slowRead = mode === 'codemode'
           ? call('codemode', { code: 'return await tools.read({ url: "local://" })' })
           : call('read', { url: 'local://' })
-        const reply = (c: ReturnType<typeof call>) => mode === 'hermes' ? { content: `<tool_call>${JSON.stringify({ name: c.name, arguments: c.arguments })}</tool_call>` } : { toolCalls: [c] }
+        const reply = (c: ReturnType<typeof call>) => mode === 'hermes'
+          ? { content: `<tool_call>${JSON.stringify({ name: c.name, arguments: c.arguments })}</tool_call>` }
+          : { toolCalls: [c] }
         h.server.script(async () => { await gate; return reply(slowRead) }, reply(call('finish', {})))
         await h.client('alice').receive('look around')
         await h.server.waitForRequests(1)
@@ -183,7 +185,9 @@ describe('attention and timing in busy chats (SPEC §15)', function () {
     it('wake.names count as a mention: any position, any case, a whole word or inside CJK text', async () => {
       h = await Harness.start({ profile: { wake: { names: ['Koto', '小言'] } } })
       h.server.fallback({ toolCalls: [call('finish', {})] })
-      const cases: [string, boolean][] = [['hey KOTO, come here', true], ['kotowari is a word', false], ['我觉得koto说得对', true], ['小言你好', true], ['nothing here', false]]
+      const cases: [string, boolean][] = [
+        ['hey KOTO, come here', true], ['kotowari is a word', false], ['我觉得koto说得对', true], ['小言你好', true], ['nothing here', false],
+      ]
       let expected = 0
       for (const [text, wakes] of cases) {
         await h.client('alice', 'room1').receive(text)

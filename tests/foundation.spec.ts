@@ -1,10 +1,11 @@
+// The basics of a mind in a chat: what wakes it, send_message and finish, plain text and bad input, steps, history and its window.
 import { expect } from 'chai'
 import { readFile, appendFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Harness, call } from './support/harness'
+import { Harness, call, typingBetween } from './support/harness'
 import { lastUserText, toolNamesOf, toolResultsOf, messagesOf } from './support/fake-openai'
 
-const SLOW_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 120, maxDelay: 200, jitter: 0 }
+const SLOW_TYPING = typingBetween(120, 200)
 
 function toolResult(h: Harness, req: number, i = 0 /* 0 = the last */): any {
   return JSON.parse(toolResultsOf(h.server.requests[req]).at(i - 1).content)
@@ -169,7 +170,8 @@ describe('foundation: a mind in the chat', function () {
     )
     await h.client('bob').receive('talk')
     await h.server.waitForRequests(2)
-    expect(toolResultsOf(h.server.requests[1])[0].content).to.equal('Invalid input for tool send_message: messages: Too small: expected array to have >=1 items')
+    expect(toolResultsOf(h.server.requests[1])[0].content)
+      .to.equal('Invalid input for tool send_message: messages: Too small: expected array to have >=1 items')
     await h.settled()
     h.server.script(
       { toolCalls: [call('send_message', '{"messages": ["unclosed"'), call('telepathy', {})] },

@@ -10,7 +10,7 @@ import { Harness, call } from './support/harness'
 import { toolNamesOf, toolResultsOf } from './support/fake-openai'
 import { runtimeHome } from '../src/runtime/runtime'
 import { MEMORY_BUDGET, memorySection, type IndexEntry } from '../src/memory/section'
-import { walkNotes } from '../src/memory/walk'
+import { walkNotes, walkSync } from '../src/memory/walk'
 
 describe('memory in every request (SPEC §13)', function () {
   let h: Harness
@@ -76,7 +76,8 @@ describe('memory in every request (SPEC §13)', function () {
     const shown = memory.slice(memory.indexOf('(pinned, '), note.index)
     const body = shown.slice(shown.indexOf('\n') + 1).replace(/\n$/, '')
     expect(core.startsWith(body)).to.equal(true)
-    const index = /### Index of local:\/\/memory\/ \(1000 files\)\n((?:- .*\n)*)\[(\d+) more files not listed; read\(\{url: "local:\/\/memory\/"\}\) lists the folder\]$/.exec(memory)
+    const index = new RegExp('### Index of local://memory/ \\(1000 files\\)\\n((?:- .*\\n)*)'
+      + '\\[(\\d+) more files not listed; read\\(\\{url: "local://memory/"\\}\\) lists the folder\\]$').exec(memory)
     expect(index, memory.slice(-500)).to.not.equal(null)
     const listed = index[1].split('\n').filter(Boolean)
     expect(listed.length + Number(index[2])).to.equal(1000)
@@ -118,6 +119,18 @@ describe('memory in every request (SPEC §13)', function () {
     expect(memory).to.include('- local://memory/projects/garden.md (24 bytes): Garden: tomatoes in May')
     expect(memory).to.not.include('old.md')
     expect(memory).to.include('(2 files)')
+  })
+
+  it('a note the owner turns into a folder of the same name leaves the index and the count', async () => {
+    await start({ memory: { pinned: [] } })
+    await turn([call('write', { url: 'local://memory/garden', content: 'Garden: tomatoes\n' })])
+    await rm(join(local, 'memory', 'garden'))
+    await mkdir(join(local, 'memory', 'garden'))
+    await writeFile(join(local, 'memory', 'garden', 'beans.md'), 'Beans in June\n')
+    const [system] = await turn()
+    expect(sectionOf(system)).to.include('### Index of local://memory/ (1 file)\n- local://memory/garden/beans.md (14 bytes): Beans in June')
+    const [status] = await h.client('bob').receive('kotodama.status')
+    expect(status, status).to.match(/memory \(local:\/\/\): 1 files?, 14 bytes/)
   })
 
   it('a restart keeps the notes, the section and the quotas\' count', async () => {
@@ -195,11 +208,20 @@ describe('memorySection (pure)', () => {
   })
 
   it('shows a pinned file that is too long for what is left as much as fits, or names it', () => {
-    const text = memorySection({ pinned: [{ url: 'local://a.md', text: 'a'.repeat(5000), bytes: 5000 }, { url: 'local://b.md', text: 'b'.repeat(5000), bytes: 5000 }], folder: 'local://memory/' })
+    const text = memorySection({
+      pinned: [{ url: 'local://a.md', text: 'a'.repeat(5000), bytes: 5000 }, { url: 'local://b.md', text: 'b'.repeat(5000), bytes: 5000 }],
+      folder: 'local://memory/',
+    })
     expect(text).to.include('### local://a.md (pinned, 5000 bytes)\n' + 'a'.repeat(5000))
     expect(text).to.match(/### local:\/\/b\.md \(pinned, 5000 bytes\)\nb+\n\[truncated; to continue, call read\(\{url: "local:\/\/b\.md\?offset=\d+"\}\)\]$/)
     expect(text.length).to.be.at.most(MEMORY_BUDGET)
-    const tight = memorySection({ pinned: [{ url: 'local://a.md', text: 'a'.repeat(7600), bytes: 7600 }, { url: 'local://b.md', text: 'b', bytes: 1 }, { url: 'local://c.md', text: 'c'.repeat(900), bytes: 900 }], folder: 'local://memory/', budget: 8000 })
+    const tight = memorySection({
+      pinned: [
+        { url: 'local://a.md', text: 'a'.repeat(7600), bytes: 7600 }, { url: 'local://b.md', text: 'b', bytes: 1 },
+        { url: 'local://c.md', text: 'c'.repeat(900), bytes: 900 },
+      ],
+      folder: 'local://memory/', budget: 8000,
+    })
     expect(tight).to.include('### local://b.md (pinned, 1 byte)\nb')
     expect(tight).to.include('### local://c.md (pinned, 900 bytes): over the memory budget; read({url: "local://c.md"})')
   })
@@ -216,7 +238,7 @@ describe('memorySection (pure)', () => {
 })
 
 describe('the walk of local/memory/ (SPEC §13, §17)', () => {
-  it('lists regular files in name order, folders included, links left out, and stops at its limit', async () => {
+  it('lists regular files in name order, folders included, links left out, and stops at its limit, run either way', async () => {
     const dir = await fs.promises.mkdtemp(join(tmpdir(), 'kotodama-walk-'))
     try {
       await mkdir(join(dir, 'people'), { recursive: true })
@@ -229,6 +251,11 @@ describe('the walk of local/memory/ (SPEC §13, §17)', () => {
       expect(all.map(f => [f.rel, f.size])).to.deep.equal([['a.md', 2], ['b.md', 4], ['people/bob.md', 10]])
       expect((await walkNotes(dir, { limit: 2 })).map(f => f.rel)).to.deep.equal(['a.md', 'b.md'])
       expect(await walkNotes(join(dir, 'missing'))).to.deep.equal([])
+      // memory's cache runs the same walk synchronously, and may pass folders by
+      expect(walkSync(dir).files).to.deep.equal(all)
+      const some = walkSync(dir, { folders: true, enter: rel => rel !== 'people' })
+      expect([some.files.map(f => f.rel), some.folders.map(f => f.rel), some.passed]).to.deep.equal([['a.md', 'b.md'], [''], ['people']])
+      expect(walkSync(dir, { from: 'people', folders: true }).files.map(f => f.rel)).to.deep.equal(['people/bob.md'])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

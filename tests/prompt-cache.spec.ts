@@ -2,13 +2,11 @@
 // newest message, and a history window trimmed in blocks so consecutive requests share a prefix.
 import { expect } from 'chai'
 import { install } from '@sinonjs/fake-timers'
-import { Harness, call } from './support/harness'
+import { Harness, call, NO_TYPING } from './support/harness'
 import { lastUserText, messagesOf, type RecordedRequest } from './support/fake-openai'
 import { requestUnansweredCalls } from './support/faults'
 import { turnLine } from '../src/runtime/request/turn-line'
 import { TRIMMED_NOTE } from '../src/runtime/request/build-request'
-
-const NO_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 }
 
 /** The history of a request: its messages after the system prompt. */
 const historyOf = (req: RecordedRequest) => messagesOf(req).slice(1)

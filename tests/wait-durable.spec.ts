@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { install } from '@sinonjs/fake-timers'
-import { Harness, call, type HarnessOptions } from './support/harness'
+import { Harness, call, type HarnessOptions, NO_TYPING, typingBetween } from './support/harness'
 import { lastUserText } from './support/fake-openai'
 import { disposeAndWait, homeOf, plugAgain, readHistory, readHistoryWhen } from './support/faults'
 import { WaitIndex } from '../src/runtime/durable-waits'
@@ -16,8 +16,7 @@ import { memoryDatabase } from './support/databases'
 
 type InstalledClock = ReturnType<typeof install>
 
-const NO_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 }
-const SLOW_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 700, maxDelay: 700, jitter: 0 }
+const SLOW_TYPING = typingBetween(700)
 
 describe('durable waits (SPEC §15)', function () {
   let h: Harness
@@ -118,7 +117,8 @@ describe('durable waits (SPEC §15)', function () {
     await h.settled()
     await restart(20 * 60_000)
     await h.server.waitForRequests(2)
-    expect(lastUserText(h.server.requests[1])).to.include('[wake: the 600 s you chose to wait have passed; kotodama was not running when they ended, so this wake-up comes 10 min late]')
+    expect(lastUserText(h.server.requests[1]))
+      .to.include('[wake: the 600 s you chose to wait have passed; kotodama was not running when they ended, so this wake-up comes 10 min late]')
     await h.settled()
     const history = await readHistoryWhen(h, 'private:bob', r => r.entries.some(e => e.type === 'turn' && e.turn === 2))
     expect(history.entries.filter(e => e.type === 'wait')).to.have.length(1)

@@ -1,11 +1,10 @@
+// The wait tool (SPEC §15): a turn ends with a wake-up after some seconds or some messages, which a new turn cancels.
 import { expect } from 'chai'
 import { install } from '@sinonjs/fake-timers'
 
 type InstalledClock = ReturnType<typeof install>
-import { Harness, call } from './support/harness'
+import { Harness, call, NO_TYPING } from './support/harness'
 import { lastUserText, toolResultsOf } from './support/fake-openai'
-
-const NO_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 }
 
 describe('wait: the next wake-up', function () {
   let h: Harness

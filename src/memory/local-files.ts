@@ -1,18 +1,19 @@
 // What the runtime knows of its local/ folder without asking the disk (SPEC §13): every regular
 // file's size (the quotas count all of local/, the owner's files included), every folder's mtime
 // (so a turn can notice the owner's changes with one stat per folder), and the first line of each
-// file under memory/ (the index). Built by one walk, then kept current by the writes themselves.
+// file under memory/ (the index). Built by the one walk (walk.ts, synchronous), then kept current
+// by the writes themselves.
 //
 // Decisions where the SPEC is silent:
-// - Symbolic links are neither counted nor followed: their targets are not bytes of local/ (or are
-//   counted already where they live), and a walk that follows links could loop or leave the root.
+// - Symbolic links are neither counted nor followed (the walk's rule).
 // - A folder whose mtime changed is listed again; a file edited in place by the owner (its folder
 //   unchanged) is noticed at the next write of that file, a restart, or a pinned file's own stat.
-import { readdirSync, statSync, openSync, readSync, closeSync, type Stats } from 'node:fs'
-import { join } from 'node:path'
+import { statSync, openSync, readSync, closeSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { decode } from '../resources/text/utf8'
 import { looksBinary } from '../resources/text'
 import { clip } from '../util/clip'
+import { walkSync } from './walk'
 
 export interface FileInfo {
   size: number
@@ -31,12 +32,17 @@ export function firstLineOf(text: string): string {
 
 function headLine(path: string, size: number): string {
   if (!size) return ''
-  const buffer = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size))
+  const head = readHead(path, Math.min(HEAD_BYTES, size))
+  return looksBinary(head) ? '(binary)' : firstLineOf(decode(head, 0, head.length).text)
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+export function readHead(path: string, n: number): Buffer {
+  const buffer = Buffer.allocUnsafe(n)
+  if (!n) return buffer
   const fd = openSync(path, 'r')
   try {
-    const n = readSync(fd, buffer, 0, buffer.length, 0)
-    const head = buffer.subarray(0, n)
-    return looksBinary(head) ? '(binary)' : firstLineOf(decode(head, 0, head.length).text)
+    return buffer.subarray(0, readSync(fd, buffer, 0, n, 0))
   } finally {
     closeSync(fd)
   }
@@ -60,7 +66,7 @@ export class LocalFiles {
   scanAll(): void {
     for (const rel of [...this.files.keys()]) this.dropFile(rel)
     this.dirs.clear()
-    this.scanDir('')
+    this.list('')
   }
 
   /**
@@ -74,14 +80,13 @@ export class LocalFiles {
       const st = statSync(this.abs(rel), { throwIfNoEntry: false })
       if (st?.isDirectory() && st.mtimeMs === mtimeMs) continue
       changed = true
-      if (st?.isDirectory()) this.scanDir(rel)
-      else this.dropDir(rel)
+      this.list(rel)
     }
     return changed
   }
 
   /** Records a file this runtime just wrote (its first line known from the text, no read). */
-  setFile(rel: string, st: Stats, text?: string): void {
+  setFile(rel: string, st: FileInfo, text?: string): void {
     const known = this.files.get(rel)
     if (text === undefined && known?.size === st.size && known.mtimeMs === st.mtimeMs) return
     this.dropFile(rel)
@@ -115,27 +120,35 @@ export class LocalFiles {
     return rel ? join(this.root, ...rel.split('/')) : this.root
   }
 
-  private scanDir(rel: string): void {
-    const path = this.abs(rel)
-    const st = statSync(path, { throwIfNoEntry: false })
-    if (!st?.isDirectory()) return this.dropDir(rel)
-    this.dirs.set(rel, st.mtimeMs)
-    const seen = new Set<string>()
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name
-      seen.add(child)
-      if (entry.isDirectory()) {
-        if (!this.dirs.has(child)) this.scanDir(child)
-      } else if (entry.isFile()) {
-        const fst = statSync(join(path, entry.name), { throwIfNoEntry: false })
-        const known = this.files.get(child)
-        if (!fst) this.dropFile(child)
-        else if (!known || known.size !== fst.size || known.mtimeMs !== fst.mtimeMs) this.setFile(child, fst)
-      }
+  /** The inverse of abs (a path inside the root; one outside starts with '..'). */
+  relOf(path: string): string {
+    return relative(this.root, path).split(sep).join('/')
+  }
+
+  /**
+   * Lists `rel` again, and the folders under it that are new: what it holds now is recorded, what
+   * it no longer holds is dropped; folders known already are checked by their own mtime.
+   */
+  private list(rel: string): void {
+    // every file: the quotas count them all
+    const walked = walkSync(this.root, { from: rel, folders: true, limit: Infinity, enter: dir => !this.dirs.has(dir) })
+    if (!walked.folders.length) return this.dropDir(rel)
+    const listed = new Set<string>()
+    const folders = new Set(walked.passed)
+    for (const dir of walked.folders) {
+      this.dirs.set(dir.rel, dir.mtimeMs)
+      listed.add(dir.rel)
+      folders.add(dir.rel)
     }
-    // what this folder no longer holds
-    for (const file of [...this.files.keys()]) if (parentOf(file) === rel && !seen.has(file)) this.dropFile(file)
-    for (const dir of [...this.dirs.keys()]) if (dir && parentOf(dir) === rel && !seen.has(dir)) this.dropDir(dir)
+    const files = new Set<string>()
+    for (const f of walked.files) {
+      files.add(f.rel)
+      const known = this.files.get(f.rel)
+      if (!known || known.size !== f.size || known.mtimeMs !== f.mtimeMs) this.setFile(f.rel, f)
+    }
+    // what the listed folders no longer hold (a name may have turned from a file into a folder)
+    for (const file of [...this.files.keys()]) if (listed.has(parentOf(file)) && !files.has(file)) this.dropFile(file)
+    for (const dir of [...this.dirs.keys()]) if (dir && listed.has(parentOf(dir)) && !folders.has(dir)) this.dropDir(dir)
   }
 
   private dropDir(rel: string): void {

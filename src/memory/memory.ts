@@ -8,7 +8,7 @@
 //   A write updates it from what it wrote. Before each turn the folders it knows are stat'ed, and
 //   the pinned files: a folder whose mtime changed is listed again (files the owner added, removed
 //   or saved), a pinned file that changed is read again. A request itself never touches the disk.
-import { readSync, openSync, closeSync, realpathSync, statSync } from 'node:fs'
+import { realpathSync, statSync } from 'node:fs'
 import type { MemoryConfig } from '../config/types'
 import { writeErrorResult } from '../resources/center'
 import { ResourceError } from '../resources/errors'
@@ -19,7 +19,7 @@ import { decode } from '../resources/text/utf8'
 import type { WriteOptions, WriteRequest, WriteResult } from '../resources/types'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
-import { LocalFiles } from './local-files'
+import { LocalFiles, readHead } from './local-files'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
 
@@ -150,13 +150,14 @@ export class Memory {
 
   /** A pinned file as the section shows it; a URL that cannot be pinned says why. */
   private loadPinned(url: string): Omit<Pinned, 'url'> {
-    const blank: Omit<Pinned, 'url'> = { rel: undefined, path: undefined, size: undefined, mtimeMs: undefined, text: undefined, bytes: undefined, problem: undefined }
+    const blank: Omit<Pinned, 'url'> = {
+      rel: undefined, path: undefined, size: undefined, mtimeMs: undefined, text: undefined, bytes: undefined, problem: undefined,
+    }
     try {
       const u = parseFileUrl(url)
       if (u.scheme !== 'local' || !u.segments.length) return { ...blank, problem: 'only a local:// file can be pinned' }
-      const root = this.local!.root
-      const where = resolveWritable(root, u.segments, url)
-      const rel = where.path.slice(root.length + 1).split(/[\\/]/).join('/')
+      const where = resolveWritable(this.local!.root, u.segments, url)
+      const rel = this.local!.relOf(where.path)
       if (!where.exists) return { ...blank, rel, path: where.path }
       const st = statSync(where.path)
       const seen = { ...blank, rel, path: where.path, size: st.size, mtimeMs: st.mtimeMs, bytes: st.size }
@@ -167,16 +168,5 @@ export class Memory {
     } catch (e) {
       return { ...blank, problem: e instanceof ResourceError ? `${e.code}: ${e.message}` : String((e as Error)?.message ?? e) }
     }
-  }
-}
-
-function readHead(path: string, n: number): Buffer {
-  const buffer = Buffer.allocUnsafe(n)
-  if (!n) return buffer
-  const fd = openSync(path, 'r')
-  try {
-    return buffer.subarray(0, readSync(fd, buffer, 0, n, 0))
-  } finally {
-    closeSync(fd)
   }
 }

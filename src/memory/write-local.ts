@@ -9,7 +9,7 @@
 // - append and edit decode the file as read does; edit refuses a binary file (forbidden), append
 //   adds bytes after the old ones, whatever they are.
 import { existsSync, readFileSync, renameSync, mkdirSync, rmSync, statSync, unlinkSync, type Stats } from 'node:fs'
-import { dirname, relative, sep } from 'node:path'
+import { dirname } from 'node:path'
 import type { MemoryConfig } from '../config/types'
 import { ResourceError } from '../resources/errors'
 import { resolveWritable, type WritablePath } from '../resources/file-root'
@@ -65,7 +65,9 @@ function locate(ctx: WriteContext, rawUrl: string): Target {
   if (u.selectors.length || u.view || u.offset !== undefined || rawUrl.includes('?')) {
     throw new ResourceError('invalid_url', `${clip(rawUrl)}: write takes a plain file URL, without line selectors or a query`)
   }
-  if (!u.segments.length || rawUrl.endsWith('/')) throw new ResourceError('invalid_url', `${clip(rawUrl)} names a folder; write to a file inside it, e.g. local://memory/notes.md`)
+  if (!u.segments.length || rawUrl.endsWith('/')) {
+    throw new ResourceError('invalid_url', `${clip(rawUrl)} names a folder; write to a file inside it, e.g. local://memory/notes.md`)
+  }
   const where = resolveWritable(ctx.files.root, u.segments, rawUrl)
   const rel = relPath(ctx, where.path, rawUrl)
   let stat: Stats | undefined
@@ -79,9 +81,9 @@ function locate(ctx: WriteContext, rawUrl: string): Target {
 
 /** The path relative to local/ with '/' separators (the root is a real path, as `path` is). */
 function relPath(ctx: WriteContext, path: string, url: string): string {
-  const rel = relative(ctx.files.root, path)
+  const rel = ctx.files.relOf(path)
   if (!rel || rel.startsWith('..')) throw new ResourceError('forbidden', `${clip(url)} is not inside local://`)
-  return rel.split(sep).join('/')
+  return rel
 }
 
 async function writeText(ctx: WriteContext, t: Target, request: TextChange): Promise<WriteResult & { ok: true }> {
@@ -94,7 +96,8 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
   // an owner's file far over maxFileBytes is never read whole only to be refused
   if ('append' in request) quota((t.stat?.size ?? 0) + Buffer.byteLength(request.append))
   if ('edit' in request && t.stat && t.stat.size > ctx.limits.maxFileBytes) {
-    throw new ResourceError('too_large', `${t.url} is ${t.stat.size} bytes, over the limit of ${ctx.limits.maxFileBytes} per file (maxFileBytes): replace it whole with content, or remove it`)
+    const over = `${t.url} is ${t.stat.size} bytes, over the limit of ${ctx.limits.maxFileBytes} per file (maxFileBytes)`
+    throw new ResourceError('too_large', `${over}: replace it whole with content, or remove it`)
   }
   const old = t.stat ? readOld(t) : undefined
   let data: Buffer
@@ -104,7 +107,9 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
     data = Buffer.concat([old, Buffer.from(request.append)])
     text = decode(data, 0, data.length).text
   } else {
-    if ('edit' in request && old && looksBinary(old)) throw new ResourceError('forbidden', `${t.url} is binary; edit changes text files (replace it whole with content)`)
+    if ('edit' in request && old && looksBinary(old)) {
+      throw new ResourceError('forbidden', `${t.url} is binary; edit changes text files (replace it whole with content)`)
+    }
     text = nextText(old && decode(old, 0, old.length).text, request, t.url)
     data = Buffer.from(text)
   }

@@ -5,7 +5,7 @@
 import { expect } from 'chai'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Harness, call } from '../support/harness'
+import { Harness, call, typingBetween } from '../support/harness'
 import { disposeAndWait, homeOf } from '../support/faults'
 import { UsageBook } from '../../src/usage/book'
 import { systemClock } from '../../src/util/clock'
@@ -27,7 +27,7 @@ async function tree(dir: string): Promise<Record<string, string>> {
   return out
 }
 
-const SLOW_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 700, maxDelay: 700, jitter: 0 }
+const SLOW_TYPING = typingBetween(700)
 
 describe('faults: nothing writes after dispose (issue 21)', function () {
   this.timeout(20000)
@@ -52,7 +52,10 @@ describe('faults: nothing writes after dispose (issue 21)', function () {
 
   it('a usage book that was stopped never writes again, whatever is recorded after', async () => {
     const dir = join(await import('node:os').then(o => o.tmpdir()), `kotodama-usage-${process.pid}-${Date.now()}`)
-    const clock = { ...systemClock, setTimeout: (fn: () => void) => { const t = setTimeout(fn, 10); return { cancel: () => clearTimeout(t), unref() { return this } } } } as any
+    const clock = {
+      ...systemClock,
+      setTimeout: (fn: () => void) => { const t = setTimeout(fn, 10); return { cancel: () => clearTimeout(t), unref() { return this } } },
+    } as any
     const book = new UsageBook(dir, clock, console as any)
     book.record('main', { model: 'main', latencyMs: 1, promptTokens: 10 }, true)
     await book.stop()

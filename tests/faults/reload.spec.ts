@@ -2,11 +2,11 @@
 // old runtime finishes its sends and writes; the new runtime of the same home waits for it, so
 // the next request shows the finished send_message call with its result, and nothing half-done.
 import { expect } from 'chai'
-import { Harness, call } from '../support/harness'
+import { Harness, call, typingBetween } from '../support/harness'
 import { messagesOf } from '../support/fake-openai'
 import { factTexts, hasFactsInOrder, readHistoryWhen, requestText, requestUnansweredCalls, unansweredCalls } from '../support/faults'
 
-const TYPING_1500 = { baseDelay: 0, charPerSecond: 1000, minDelay: 1500, maxDelay: 1500, jitter: 0 }
+const TYPING_1500 = typingBetween(1500)
 
 describe('faults: a plugin reload in the middle of a turn', function () {
   this.timeout(25000)

@@ -58,7 +58,13 @@ export interface HarnessOptions {
   selfId?: string
 }
 
-export const FAST_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 1, maxDelay: 5, jitter: 0 }
+/** Typing whose pause before each message is its length in ms, held between `minMs` and `maxMs`, without jitter. */
+export function typingBetween(minMs: number, maxMs = minMs) {
+  return { baseDelay: 0, charPerSecond: 1000, minDelay: minMs, maxDelay: maxMs, jitter: 0 }
+}
+export const FAST_TYPING = typingBetween(1, 5)
+/** Messages go out without a pause. */
+export const NO_TYPING = typingBetween(0)
 /** No burst wait: a mention starts its turn at once (the tests of SPEC §15 set their own timing). */
 export const NO_DEBOUNCE = { debounceMs: 0, debounceMaxMs: 0 }
 
