@@ -77,7 +77,9 @@ function mcpServerProblems(s: McpServerConfig, base: string, seen: Set<string>) 
   // the host of mcp://<id>/<uri>, which ends at the first '/' (or '?', '#')
   const idProblem = mcpIdProblem(s.id)
   if (idProblem) out.push({ path: `${base}.id`, message: idProblem })
-  else if ([...seen].some(id => id.toLowerCase() === s.id.toLowerCase())) out.push({ path: `${base}.id`, message: 'duplicates the id of an earlier server (ids are compared ignoring case, as mcp:// URLs are)' })
+  else if ([...seen].some(id => id.toLowerCase() === s.id.toLowerCase())) {
+    out.push({ path: `${base}.id`, message: 'duplicates the id of an earlier server (ids are compared ignoring case, as mcp:// URLs are)' })
+  }
   if (s.transport === 'stdio' && !s.command?.trim()) out.push({ path: `${base}.command`, message: 'must not be empty for transport stdio' })
   if (s.transport === 'http') {
     let ok = false
@@ -101,7 +103,9 @@ function pinnedProblem(u: unknown): string | undefined {
   try {
     const parsed = parseFileUrl(u)
     if (!parsed.segments.length) return 'names a folder; pin a file, e.g. local://memory/core.md'
-    if (parsed.selectors.length || parsed.view || parsed.offset !== undefined || u.includes('?')) return 'must be a plain file URL, without line selectors or a query (a pinned file is shown whole)'
+    if (parsed.selectors.length || parsed.view || parsed.offset !== undefined || u.includes('?')) {
+      return 'must be a plain file URL, without line selectors or a query (a pinned file is shown whole)'
+    }
   } catch (e: any) {
     return `is not a valid URL: ${e?.message ?? e}`
   }
@@ -124,7 +128,9 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
   if (p.attachment?.visionModel && !models.has(p.attachment.visionModel)) {
     out.push({ path: `${base}.attachment.visionModel`, message: `names unknown model "${p.attachment.visionModel}"` })
   }
-  if (p.recall?.embeddingModel && !models.has(p.recall.embeddingModel)) out.push({ path: `${base}.recall.embeddingModel`, message: `names unknown model "${p.recall.embeddingModel}"` })
+  if (p.recall?.embeddingModel && !models.has(p.recall.embeddingModel)) {
+    out.push({ path: `${base}.recall.embeddingModel`, message: `names unknown model "${p.recall.embeddingModel}"` })
+  }
   if (p.wake?.judge && !models.has(p.wake.judge)) out.push({ path: `${base}.wake.judge`, message: `names unknown model "${p.wake.judge}"` })
   if (p.timing && p.timing.debounceMaxMs < p.timing.debounceMs) out.push({ path: `${base}.timing.debounceMaxMs`, message: 'must not be below debounceMs' })
   if (p.typing && p.typing.maxDelay < p.typing.minDelay) out.push({ path: `${base}.typing.maxDelay`, message: 'must not be below minDelay' })

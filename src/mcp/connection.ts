@@ -2,7 +2,14 @@
 // re-listing its tools when it announces a change, stopped with the plugin (its child process
 // with it). A call made while the server (re)starts waits for it, within the call's timeout.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ReadResourceResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ReadResourceResult,
+  type Tool as McpToolDef,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerConfig } from '../config/types'
 import type { Clock, Timer } from '../util/clock'
 import { clip } from '../util/clip'
@@ -199,7 +206,8 @@ export class McpConnection {
       if (this.state === 'stopped') throw new Error(`MCP server "${this.id}" is stopped`)
       const left = ms - (this.deps.clock.monotonic() - started)
       if (this.state === 'retrying' && this.retryAt - this.deps.clock.now() > left) {
-        throw new Error(`MCP server "${this.id}" is down (${this.lastError}); the next attempt to start it is in ${Math.ceil((this.retryAt - this.deps.clock.now()) / 1000)} s`)
+        const seconds = Math.ceil((this.retryAt - this.deps.clock.now()) / 1000)
+        throw new Error(`MCP server "${this.id}" is down (${this.lastError}); the next attempt to start it is in ${seconds} s`)
       }
       // the next change is the outcome of the running or next attempt: ready, or its error
       await this.change(left, signal)
@@ -249,7 +257,9 @@ export class McpConnection {
   /** What the model is told when a request failed; a broken link also restarts the server. */
   private failure(session: Session, e: any, signal?: AbortSignal): Error {
     if (signal?.aborted) return e
-    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return new Error(`MCP server "${this.id}" did not answer within ${this.config.timeoutMs} ms`)
+    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+      return new Error(`MCP server "${this.id}" did not answer within ${this.config.timeoutMs} ms`)
+    }
     const broken = !(e instanceof McpError) || e.code === ErrorCode.ConnectionClosed
     if (!broken) {
       // the server's message travels as "MCP error <code>: <message>" and the client adds the prefix again
@@ -258,7 +268,8 @@ export class McpConnection {
       return err
     }
     this.lost(session.generation, describeError(e))
-    const again = this.state === 'retrying' ? `; it restarts in ${Math.ceil(Math.max(0, this.retryAt - this.deps.clock.now()) / 1000)} s, then the call can be made again` : ''
+    const seconds = Math.ceil(Math.max(0, this.retryAt - this.deps.clock.now()) / 1000)
+    const again = this.state === 'retrying' ? `; it restarts in ${seconds} s, then the call can be made again` : ''
     return new Error(`MCP server "${this.id}" stopped during the call (${this.lastError ?? describeError(e)})${again}`)
   }
 

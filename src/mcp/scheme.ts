@@ -43,12 +43,22 @@ export function mcpScheme(o: McpSchemeDeps): SchemeHandler | undefined {
         const mediaType = only.mimeType ?? 'application/octet-stream'
         return { kind: 'file', url, mediaType, data: data.toString('base64'), byteLength: data.length, ...imageDimensions(data, mediaType) }
       }
-      const text = contents.length === 1 ? textOf(server, only) : contents.map(c => `[resource: ${mcpUrl(server, c.uri)}${c.mimeType ? `; ${c.mimeType}` : ''}]\n${textOf(server, c)}`).join('\n')
+      const text = contents.length === 1 ? textOf(server, only) : contents.map(c => labelled(server, c)).join('\n')
       const mediaType = only?.mimeType ?? 'text/plain'
-      if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) throw new ResourceError('too_large', `the resource has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}`)
-      const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
+      if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) {
+        throw new ResourceError('too_large', `the resource has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}`)
+      }
+      const whole = {
+        kind: 'text' as const,
+        url,
+        text,
+        mediaType,
+        source: { url, offset: 0, line: 1, column: 1 },
+        range: { ...wholeRange(text, 1), totalChars: text.length },
+      }
       if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
-      const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : 'text/plain', tool: 'read' })
+      const archiveType = mediaType.startsWith('application/json') ? 'application/json' : 'text/plain'
+      const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: archiveType, tool: 'read' })
       return o.resources.read(archived, opts)
     },
     async bytes(url, signal): Promise<MediaBytes> {
@@ -65,6 +75,12 @@ function notFound(e: any): unknown {
   const code = e?.mcpCode
   if (code === -32002 || (code === -32602 && /\bnot found\b/i.test(String(e?.message)))) return new ResourceError('not_found', String(e.message))
   return e
+}
+
+/** One of several contents, headed by its URL and media type. */
+function labelled(server: string, c: Content): string {
+  const type = c.mimeType ? `; ${c.mimeType}` : ''
+  return `[resource: ${mcpUrl(server, c.uri)}${type}]\n${textOf(server, c)}`
 }
 
 function textOf(server: string, c: Content | undefined): string {

@@ -27,6 +27,7 @@ export function checkQuota(limits: Pick<MemoryConfig, 'maxFileBytes' | 'maxTotal
     throw new ResourceError('too_large', `local:// would hold ${total} bytes; the limit is ${limits.maxTotalBytes} bytes in all (maxTotalBytes): ${hint}`)
   }
   if (c.creates && c.files + 1 > limits.maxFiles) {
-    throw new ResourceError('too_large', `local:// holds ${c.files} files; the limit is ${limits.maxFiles} (maxFiles): add to an existing note, or remove one first`)
+    const advice = 'add to an existing note, or remove one first'
+    throw new ResourceError('too_large', `local:// holds ${c.files} files; the limit is ${limits.maxFiles} (maxFiles): ${advice}`)
   }
 }

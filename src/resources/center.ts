@@ -59,7 +59,10 @@ export class ResourceCenter {
   async write(url: string, request: WriteRequest, opts: WriteOptions = {}): Promise<WriteResult> {
     try {
       const handler = this.handlerFor(url)
-      if (!handler.write) throw new ResourceError('forbidden', `${handler.scheme}:// is read-only; writable: ${this.writableSchemes().map(s => s + '://').join(', ') || 'none'}`)
+      if (!handler.write) {
+        const writable = this.writableSchemes().map(s => s + '://').join(', ') || 'none'
+        throw new ResourceError('forbidden', `${handler.scheme}:// is read-only; writable: ${writable}`)
+      }
       return await handler.write(url, request, opts)
     } catch (e) {
       return writeErrorResult(e)

@@ -70,7 +70,9 @@ async function readOpened(u: FileUrl, target: FileTarget, opts: ReadOptions, fil
     return { kind: 'meta', url, meta }
   }
   if (binary) {
-    if (u.selectors.length || u.offset) throw new ResourceError('not_text', `${clip(u.raw)}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
+    if (u.selectors.length || u.offset) {
+      throw new ResourceError('not_text', `${clip(u.raw)}: line selectors and offsets apply to text, and this is ${mediaType ?? 'binary'}`)
+    }
     const cap = opts.whole ? opts.maxBytes : MAX_FILE_RESULT_BYTES
     if (st.size > cap) throw new ResourceError('too_large', `${clip(u.raw)} is ${st.size} bytes; the limit here is ${cap}`)
     const data = await readFile(target.path)
@@ -114,7 +116,10 @@ async function readFolder(u: FileUrl, target: FileTarget, opts: ReadOptions, url
   const entries = await readdir(target.path, { withFileTypes: true })
   entries.sort((a, b) => a.name.localeCompare(b.name))
   if (u.view === 'meta') {
-    return { kind: 'meta', url, meta: { scheme: u.scheme, mediaType: 'inode/directory', lines: entries.length, filename: basename(target.path), ...target.meta } }
+    const meta: ResourceMeta = {
+      scheme: u.scheme, mediaType: 'inode/directory', lines: entries.length, filename: basename(target.path), ...target.meta,
+    }
+    return { kind: 'meta', url, meta }
   }
   const lines = await Promise.all(entries.map(async e => {
     // written as in a URL, so folder URL + name reads the entry ('%', ':', '?' and controls escaped)

@@ -121,9 +121,13 @@ export function resolveWritable(root: string, segments: string[], url: string): 
       throw fsError(e, url)
     }
     if (!inside(realRoot, real)) throw outside()
-    if (!statSync(real).isDirectory()) throw new ResourceError('invalid_url', `${clip(url)}: ${quote(segments.slice(0, i).join('/'))} is a file, not a folder`)
+    if (!statSync(real).isDirectory()) {
+      throw new ResourceError('invalid_url', `${clip(url)}: ${quote(segments.slice(0, i).join('/'))} is a file, not a folder`)
+    }
     const next = join(real, segments[i])
-    if (lstatSync(next, { throwIfNoEntry: false })) throw new ResourceError('forbidden', `${clip(url)} is a symbolic link that leads nowhere; only real files are written`)
+    if (lstatSync(next, { throwIfNoEntry: false })) {
+      throw new ResourceError('forbidden', `${clip(url)} is a symbolic link that leads nowhere; only real files are written`)
+    }
     return { path: join(real, ...segments.slice(i)), exists: false }
   }
   throw new ResourceError('not_found', `the root folder of ${clip(url)} does not exist`)

@@ -108,10 +108,14 @@ function isoBrand(b: Uint8Array): string | undefined {
 }
 
 // Text a person or the model can read as it is; anything else is binary unless sniffed as text.
-const TEXTUAL = /^(text\/|application\/(json|jsonl|x-ndjson|xml|xhtml\+xml|javascript|ecmascript|yaml|x-yaml|toml|sql|graphql|ld\+json|rss\+xml|atom\+xml)\b)|^application\/[\w.+-]+\+(json|xml)\b/i
+const TEXTUAL = /^(text\/|application\/(json|jsonl|x-ndjson|xml|xhtml\+xml|javascript|ecmascript|yaml|x-yaml|toml|sql|graphql|ld\+json|rss\+xml|atom\+xml)\b)/i
+/** a structured syntax suffix: application/vnd.api+json, application/soap+xml */
+const TEXTUAL_SUFFIX = /^application\/[\w.+-]+\+(json|xml)\b/i
 
 export function isTextualType(mediaType: string | undefined): boolean {
-  return !!mediaType && TEXTUAL.test(mediaType.trim())
+  if (!mediaType) return false
+  const type = mediaType.trim()
+  return TEXTUAL.test(type) || TEXTUAL_SUFFIX.test(type)
 }
 
 export function isImageType(mediaType: string | undefined): boolean {

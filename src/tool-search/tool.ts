@@ -42,7 +42,10 @@ export function toolSearchTool(o: { tools: Map<string, Tool>; hidden: ReadonlySe
       const hits = index.find(query, limit)
       for (const h of hits) if (o.hidden.has(h.name)) load(ctx.turn, h.name)
       const tools = hits.map(h => found(h.name, o.tools.get(h.name), o.codemode))
-      return tools.length ? { tools } : { tools, note: 'No tool matches these words. Try other words for the same task (a synonym, the object it acts on, another language), or see the sources in the system prompt.' }
+      if (tools.length) return { tools }
+      const note = 'No tool matches these words. Try other words for the same task (a synonym, the object it acts on, another language), '
+        + 'or see the sources in the system prompt.'
+      return { tools, note }
     },
   }
 }

@@ -29,7 +29,12 @@ const inputSchema = z.object({ code: z.string().min(1).describe('the program: th
 const UNFINISHED_GRACE_MS = 2000
 
 /** `hidden`: callable from programs, declared only by tool_search (SPEC §18). */
-export function codemodeTool(sandboxTools: Map<string, Tool>, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>): Tool<{ code: string }, CodemodeOutcome> {
+export function codemodeTool(
+  sandboxTools: Map<string, Tool>,
+  limits: CodemodeLimits,
+  runner: ProgramRunner,
+  hidden?: ReadonlySet<string>,
+): Tool<{ code: string }, CodemodeOutcome> {
   return {
     description: describe(sandboxTools, limits, hidden),
     inputSchema,

@@ -9,7 +9,8 @@ import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { prose } from '../util/prose'
 import DESCRIPTION from './send-message.txt'
 
-const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] } | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
+const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] }`
+  + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
 
 const RESOURCE_SCHEMES = new Set(['asset', 'artifact', 'local', 'workspace'])
 
@@ -69,7 +70,9 @@ async function resolveMediaIn(elements: h[], host: ToolHost, dropped: Dropped[],
 
 function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
   if (host.mode === 'cross') {
-    if (!input.target) throw new SendError('TargetRequired', 'this mind serves several channels: pass target {channel, bot?} copied from a [channel ...] header')
+    if (!input.target) {
+      throw new SendError('TargetRequired', 'this mind serves several channels: pass target {channel, bot?} copied from a [channel ...] header')
+    }
     const t = host.resolveTarget(input.target)
     if ('error' in t) throw new SendError('InvalidTarget', t.error)
     return t
@@ -154,5 +157,6 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
 
 function interrupted(from: number, count: number): string {
   const held = from === count - 1 ? `message ${from} was` : `messages ${from} to ${count - 1} were`
-  return `people wrote while you were typing, so ${held} not sent. Their new messages are in front of you now: read them, then decide what still needs saying (send it again only if it still fits).`
+  return `people wrote while you were typing, so ${held} not sent. Their new messages are in front of you now: `
+    + 'read them, then decide what still needs saying (send it again only if it still fits).'
 }

@@ -7,7 +7,9 @@ import type { RuntimeView } from './types'
 import type { Tool } from '../contract/tool'
 import DESCRIPTION from './write.txt'
 
-const RESULT_TYPE = `{ ok: true, url: string, bytes: number, lines: number } | { ok: false, error: { code: 'forbidden' | 'invalid_url' | 'not_found' | 'no_match' | 'ambiguous_match' | 'too_large' | 'write_failed', message: string, matches?: number } }`
+const ERROR_CODE = `'forbidden' | 'invalid_url' | 'not_found' | 'no_match' | 'ambiguous_match' | 'too_large' | 'write_failed'`
+const RESULT_TYPE = `{ ok: true, url: string, bytes: number, lines: number }`
+  + ` | { ok: false, error: { code: ${ERROR_CODE}, message: string, matches?: number } }`
 
 const FORMS = ['content', 'append', 'edit', 'remove', 'moveTo'] as const
 
@@ -26,7 +28,10 @@ const inputSchema = z.object({
 }).superRefine((input, ctx) => {
   const given = FORMS.filter(f => f === 'remove' ? input.remove === true : input[f] != null)
   if (given.length !== 1) {
-    ctx.addIssue({ code: 'custom', message: given.length ? `give exactly one of ${FORMS.join(', ')}; got ${given.join(' and ')}` : `give one of ${FORMS.join(', ')} beside url` })
+    const message = given.length
+      ? `give exactly one of ${FORMS.join(', ')}; got ${given.join(' and ')}`
+      : `give one of ${FORMS.join(', ')} beside url`
+    ctx.addIssue({ code: 'custom', message })
   }
 })
 

@@ -16,7 +16,16 @@ export interface Clock {
   queueMicrotask(fn: () => void): void
 }
 
-function clockOf(g: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout; queueMicrotask: typeof queueMicrotask; Date: DateConstructor; performance: { now(): number } }): Clock {
+/** The globals a clock reads its time and timers from. */
+interface TimeGlobals {
+  setTimeout: typeof setTimeout
+  clearTimeout: typeof clearTimeout
+  queueMicrotask: typeof queueMicrotask
+  Date: DateConstructor
+  performance: { now(): number }
+}
+
+function clockOf(g: TimeGlobals): Clock {
   return {
     now: () => g.Date.now(),
     monotonic: () => g.performance.now(),

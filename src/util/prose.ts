@@ -12,5 +12,6 @@ export function prose(text: string, flags: Record<string, boolean> = {}, values:
     lines.push(flag ? line.slice(flag[0].length) : line)
   }
   // a paragraph whose every line was left out leaves no blank run behind
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '').replace(/\{([a-zA-Z]+)\}/g, (whole, name: string) => name in values ? String(values[name]) : whole)
+  const joined = lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')
+  return joined.replace(/\{([a-zA-Z]+)\}/g, (whole, name: string) => name in values ? String(values[name]) : whole)
 }

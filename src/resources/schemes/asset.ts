@@ -2,7 +2,7 @@
 // the runtime home, a local disk: synchronous metadata calls.
 import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
-import { readFileTarget } from '../file-read'
+import { readFileTarget, type FileTarget } from '../file-read'
 import { formatFileUrl, parseFileUrl } from '../file-url'
 import type { SchemeHandler } from '../types'
 import { UUIDV7 } from '../../util/uuidv7'
@@ -31,7 +31,14 @@ export function assetScheme(store: AssetStore): SchemeHandler {
         }
       }
       const { path, sidecar } = await store.ensureFile(id, opts.signal, url)
-      return readFileTarget(u, { path, mediaType: sidecar.mediaType, filename: sidecar.filename, meta: { createdAt: sidecar.createdAt, fetched: true }, sync: true }, opts)
+      const target: FileTarget = {
+        path,
+        mediaType: sidecar.mediaType,
+        filename: sidecar.filename,
+        meta: { createdAt: sidecar.createdAt, fetched: true },
+        sync: true,
+      }
+      return readFileTarget(u, target, opts)
     },
     async bytes(url, signal) {
       return store.bytes(assetId(url).id, signal)

@@ -37,13 +37,31 @@ export function httpScheme(scheme: 'http' | 'https', o: HttpSchemeDeps): SchemeH
         const html = HTML.test(mediaType)
         const text = html ? NodeHtmlMarkdown.translate(decoded) : decoded
         if (html) mediaType = 'text/markdown'
-        const whole = { kind: 'text' as const, url, text, mediaType, source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
+        const whole = {
+          kind: 'text' as const,
+          url,
+          text,
+          mediaType,
+          source: { url, offset: 0, line: 1, column: 1 },
+          range: { ...wholeRange(text, 1), totalChars: text.length },
+        }
         if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
-        const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: mediaType.startsWith('application/json') ? 'application/json' : html ? 'text/markdown' : 'text/plain', tool: 'read' })
+        const archiveType = mediaType.startsWith('application/json')
+          ? 'application/json'
+          : html ? 'text/markdown' : 'text/plain'
+        const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: archiveType, tool: 'read' })
         return o.resources.read(archived, opts)
       }
       const filename = decodeURIComponent(new URL(res.url).pathname.split('/').pop() || '') || undefined
-      return { kind: 'file', url, mediaType, data: res.data.toString('base64'), byteLength: res.data.length, ...(filename ? { filename } : {}), ...imageDimensions(res.data, mediaType) }
+      return {
+        kind: 'file',
+        url,
+        mediaType,
+        data: res.data.toString('base64'),
+        byteLength: res.data.length,
+        ...(filename ? { filename } : {}),
+        ...imageDimensions(res.data, mediaType),
+      }
     },
     async bytes(url, signal) {
       const res = await get(url, HTTP_MAX_BYTES, signal)

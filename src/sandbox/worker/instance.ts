@@ -2,7 +2,15 @@
 // WebAssembly.Memory whose maximum is the program's memory limit, and the prelude already
 // compiled in its context (half a millisecond). The next one is prepared while the worker is
 // idle. Instances are dropped, never disposed: nothing can leak or abort.
-import { newQuickJSWASMModuleFromVariant, newVariant, type CustomizeVariantOptions, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core'
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type CustomizeVariantOptions,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
 import { PRELUDE } from '../prelude'
 

@@ -106,7 +106,9 @@ export class Program implements RunState {
     const hostLog = ctx.newFunction('hostLog', (l, t) => this.onHostLog(l, t))
     // Not catchable: the interrupt handler ends the program at its next poll, pump() right after the slice
     const hostFatal = ctx.newFunction('hostFatal', () => { this.stop ??= 'calls' })
-    const helpers = ctx.unwrapResult(ctx.callFunction(this.inst!.prelude, ctx.undefined, hostLog, hostFatal, ctx.newString(namesJson), ctx.newNumber(this.lim.maxToolCalls)))
+    const namesArg = ctx.newString(namesJson)
+    const maxCallsArg = ctx.newNumber(this.lim.maxToolCalls)
+    const helpers = ctx.unwrapResult(ctx.callFunction(this.inst!.prelude, ctx.undefined, hostLog, hostFatal, namesArg, maxCallsArg))
     this.takeFn = ctx.getProp(helpers, 'take')
     this.settleFn = ctx.getProp(helpers, 'settle')
     this.serializeFn = ctx.getProp(helpers, 'serialize')
