@@ -61,7 +61,9 @@ describe('hot-path caches (issue 26)', () => {
     const result = (output: unknown) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output }] })
     const valid = [
       { role: 'user', content: 'hello' },
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'hm' }, { type: 'text', text: 'hi' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { url: 'x' } }] },
+      { role: 'assistant', content: [
+        { type: 'reasoning', text: 'hm' }, { type: 'text', text: 'hi' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { url: 'x' } },
+      ] },
       result({ type: 'json', value: { ok: true, ids: ['1', '2'], n: 3, nested: { a: null, b: [1, 'x', { c: false }] }, gone: undefined } }),
       result({ type: 'text', value: 'plain' }),
       result({ type: 'error-text', value: 'bad' }),
