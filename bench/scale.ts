@@ -35,6 +35,7 @@ export async function scale(mode: Mode): Promise<Row[]> {
     {
       benchmark: '11 wake-to-request latency, 1,000 private chats at once (p50)', figure: burst.wakeP50, unit: 'ms',
       baseline: burst.bareP50, baselineLabel: '1,000 bare generateText calls at once', ratio: burst.wakeP50 / burst.bareP50,
+      target: 'ratio ≤ 2', pass: burst.wakeP50 / burst.bareP50 <= 2,
       note: `p99 ${burst.wakeP99.toFixed(0)} ms against ${burst.bareP99.toFixed(0)} ms bare; ${burst.answered} of ${burst.count} reached the model`,
     },
   ]

@@ -23,7 +23,7 @@ export async function turnOverhead(mode: Mode): Promise<Row[]> {
   return [
     {
       benchmark: '6 turn overhead: 1,000 one-step turns over 100 channels (median)', figure: t.median, unit: 'ms',
-      baseline: t.baseline, baselineLabel: 'bare generateText', ratio: t.median / t.baseline, target: 'ratio ≤ 3', pass: t.median / t.baseline <= 3,
+      baseline: t.baseline, baselineLabel: 'bare generateText', ratio: t.median / t.baseline, target: 'ratio ≤ 1.5', pass: t.median / t.baseline <= 1.5,
       note: `p90 ${t.p90.toFixed(2)} ms, p99 ${t.p99.toFixed(2)} ms; ratios of the ${runs.length} runs: ${ratios}`,
     },
     {

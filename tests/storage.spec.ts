@@ -60,9 +60,11 @@ describe('database history: appends while a write is in flight', () => {
   it('get the next numbers, in order, and go out with the next write', async () => {
     const written: { seq: number; entry: string }[][] = []
     let release: () => void = () => {}
+    let writes = 0
     const table: HistoryTable = {
       name: 't',
       write: async (_ref, rows) => {
+        writes++
         await new Promise<void>(r => release = r)
         written.push(rows.map(r => ({ seq: r.seq, entry: r.entry })))
       },
@@ -74,13 +76,14 @@ describe('database history: appends while a write is in flight', () => {
     }
     const store = new TableHistoryStore(table, { profile: 'p', bot: 'b:1', conversation: 'c' }, quiet)
     const first = store.append([fact(0)])
-    // the first write is in flight (lastSeq read, rows numbered, waiting for the table)
-    await new Promise(r => setImmediate(r))
+    // the first write is in flight (lastSeq read, rows numbered, waiting for the table); the
+    // appends of one moment go out together, so it starts a tick later
+    while (!writes) await new Promise(r => setImmediate(r))
     store.append([fact(1)]).catch(() => {})
     store.append([fact(2)]).catch(() => {})
     release()
     await first
-    await new Promise(r => setImmediate(r))
+    while (writes < 2) await new Promise(r => setImmediate(r))
     release()
     await store.idle()
     expect(written.map(batch => batch.map(r => [r.seq, JSON.parse(r.entry).fact.id]))).to.deep.equal([[[42, '0']], [[43, '1'], [44, '2']]])

@@ -46,6 +46,8 @@ export class WriteBehind<T> {
   /** Everything queued before the write starts goes out with it. */
   private schedule(): Promise<void> {
     this.waiting ??= this.o.queue.run(async () => {
+      // the appends of this moment (a turn's fact, its opening and its step) go out in one write
+      await new Promise(resolve => setImmediate(resolve))
       this.waiting = undefined
       await this.writePending()
     })

@@ -5,7 +5,7 @@
 // retries, then `doGenerate`) instead of `generateText`: generateText re-validates every history
 // message with zod on every step, two thirds of a turn's cost. Here each message object is
 // validated once (history messages never change), with the same schemas and the same error.
-import { asSchema, InvalidPromptError, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
+import { InvalidPromptError, tool as sdkTool, type ModelMessage, type ToolSet } from 'ai'
 import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from 'ai/internal'
 import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3FunctionTool, LanguageModelV3Usage } from '@ai-sdk/provider'
 import { secureJsonParse } from '@ai-sdk/provider-utils'
@@ -13,6 +13,7 @@ import type { ZodType } from 'zod'
 import type { ModelHandle } from './provider'
 import type { Tool } from '../contract/tool'
 import { checkMessages } from './check-messages'
+import { sdkSchema } from './sdk-schema'
 import { splitReasoning } from './reasoning'
 import { INVALID_KEY } from './dialects'
 import { newCallId } from './call-id'
@@ -34,7 +35,7 @@ export interface ModelStep {
   usage?: LanguageModelV3Usage
 }
 
-// The SDK converts a schema to JSON Schema once per wrapper, so each tool keeps its wrapper; the
+// Each tool keeps its wrapper, and tools of one schema share its JSON Schema (sdk-schema.ts); the
 // turn validates a call's input with the tool's own schema.
 const offered = new WeakMap<Tool, ToolSet[string]>()
 const schemaOf = new WeakMap<object, Tool['inputSchema']>()
@@ -44,7 +45,7 @@ export function offerTools(tools: Map<string, Tool>): ToolSet {
   for (const [name, t] of tools) {
     let sdk = offered.get(t)
     if (!sdk) {
-      offered.set(t, sdk = sdkTool({ description: t.description, inputSchema: asSchema(t.inputSchema) }))
+      offered.set(t, sdk = sdkTool({ description: t.description, inputSchema: sdkSchema(t.inputSchema) }))
       schemaOf.set(sdk as object, t.inputSchema)
     }
     set[name] = sdk

@@ -2,6 +2,7 @@
 // history messages never change, so a message validated before is valid now. Same schemas, same
 // verdict, same error (InvalidPromptError) as the SDK.
 import { assistantModelMessageSchema, InvalidPromptError, modelMessageSchema, systemModelMessageSchema, toolModelMessageSchema, userModelMessageSchema, type ModelMessage } from 'ai'
+import { knownValid } from './known-valid'
 
 const validated = new WeakSet<object>()
 
@@ -15,6 +16,11 @@ const BY_ROLE: Record<string, { safeParse(v: unknown): { success: boolean }; saf
 export async function checkMessages(messages: ModelMessage[]): Promise<void> {
   for (const m of messages) {
     if (validated.has(m)) continue
+    // the shapes a history is made of: known valid without zod (known-valid.ts); user text is rebuilt per request
+    if (knownValid(m)) {
+      if (typeof m.content !== 'string') validated.add(m)
+      continue
+    }
     const schema = BY_ROLE[(m as any)?.role]
     let ok = false
     if (schema) {
@@ -29,7 +35,7 @@ export async function checkMessages(messages: ModelMessage[]): Promise<void> {
       const r = await (modelMessageSchema as any).safeParseAsync(m)
       throw new InvalidPromptError({ prompt: messages, message: 'The messages do not match the ModelMessage[] schema.', cause: r.error })
     }
-    // a message with string content is rebuilt for every request and cheap to check again
-    if (typeof m.content !== 'string') validated.add(m)
+    validated.add(m)
   }
 }
+

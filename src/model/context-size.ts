@@ -3,10 +3,10 @@
 // divided by a chars-per-token ratio learned from the server's reported usage (starting at 2).
 // A server that reports fewer prompt tokens than the request must hold (one per 4 UTF-16 units)
 // cut the prompt: that is logged once per model, with the likely cause.
-import { asSchema } from 'ai'
 import type { Tool } from '../contract/tool'
 import type { Logger } from '../util/logger'
 import type { PublicModelConfig } from './provider'
+import { schemaChars } from './sdk-schema'
 
 const START_RATIO = 2
 /** No text has fewer than one token per this many units; below it the server truncated. */
@@ -66,21 +66,9 @@ export class ContextSizes {
   }
 }
 
-const toolChars = new WeakMap<Tool, number>()
-
-/** Characters the tool declarations add to every request (measured once per tool). */
+/** Characters the tool declarations add to every request (each schema measured once, sdk-schema.ts). */
 export function declaredChars(tools: Map<string, Tool>): number {
   let total = 0
-  for (const [name, t] of tools) {
-    let n = toolChars.get(t)
-    if (n === undefined) {
-      let schema = ''
-      try {
-        schema = JSON.stringify((asSchema(t.inputSchema as any) as any).jsonSchema) ?? ''
-      } catch {}
-      toolChars.set(t, n = t.description.length + schema.length)
-    }
-    total += name.length + n
-  }
+  for (const [name, t] of tools) total += name.length + t.description.length + schemaChars(t.inputSchema)
   return total
 }

@@ -26,6 +26,8 @@ export interface RuntimePart {
   beforeTurn?(): Promise<void>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
   appended?(conversation: string, entries: readonly Entry[]): void
+  /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */
+  written?(): Promise<void>
   /** a conversation's history was set aside (kotodama.reset) */
   reset?(conversation: string): Promise<void>
   /** the runtime stops: finish writing, release what it holds */

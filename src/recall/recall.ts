@@ -17,6 +17,7 @@ import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
 import { docsOf, type RecallDoc, type SelfName } from './docs'
 import { Embedder, type EmbedModel } from './embedder'
 import { MemorySearch } from './memory-search'
+import { PendingAdds } from './pending'
 import { historyScheme } from './history-scheme'
 import type { RecallParts } from './parts'
 import { searchRecall, type SearchHit } from './search'
@@ -49,6 +50,8 @@ export class Recall implements RecallParts {
   private appended = new Map<string, number>()
   private appending = new Map<string, Promise<unknown>>()
   private vectors = new WeakMap<ConvIndex, VectorStore>()
+  /** appends not yet handed to the indexes (pending.ts): an append costs nothing on the turn's path */
+  private pending: PendingAdds
   private stopped = false
   private readonly self: SelfName
 
@@ -56,6 +59,7 @@ export class Recall implements RecallParts {
     this.config = view.profile.recall ?? DEFAULT_RECALL
     this.self = { bot: view.bot, name: deps.botName }
     this.memory = new MemorySearch(join(view.home, 'local'))
+    this.pending = new PendingAdds(deps.clock, (key, entries) => this.addNow(key, entries))
     const model = this.config.enabled && this.config.embeddingModel ? view.model(this.config.embeddingModel) : undefined
     if (model?.embed) {
       const embed: EmbedModel = { id: model.config.id, embed: model.embed }
@@ -98,20 +102,29 @@ export class Recall implements RecallParts {
   }
 
   /**
-   * A conversation appended entries (Conversation's `indexed`); never throws. An open index takes
-   * them at once. A closed one that this process has caught up with its history gets them
-   * appended to its log, to be indexed when it opens (a search, its log reaching a segment's
-   * worth): a bot in many channels does not open an index per message. (Appending before the
-   * catch-up would put them after messages a crash may have lost.)
+   * A conversation appended entries (Conversation's `indexed`); never throws. They wait in a batch
+   * (pending.ts) taken before anything reads the index. An open index takes a batch at once. A
+   * closed one that this process has caught up with its history gets it appended to its log, to be
+   * indexed when it opens (a search, its log reaching a segment's worth): a bot in many channels
+   * does not open an index per message. (Appending before the catch-up would put them after
+   * messages a crash may have lost.)
    */
   add(key: string, entries: readonly Entry[]): void {
-    if (!this.enabled || this.stopped) return
-    const docs = this.docs(key, entries)
-    if (!docs.length) return
+    if (!this.enabled || this.stopped || !entries.length) return
+    if (this.pending.push(key, entries) >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) void this.pending.takeNow(key)
+  }
+
+  private addNow(key: string, entries: readonly Entry[]): Promise<unknown> | void {
     const failed = (e: any) => this.view.logger.warn('recall: messages of %s could not be indexed: %s', key, e?.message ?? e)
+    let docs: RecallDoc[]
+    try {
+      docs = this.docs(key, entries)
+    } catch (e) {
+      return failed(e)
+    }
+    if (!docs.length) return
     if (this.open.has(key) || !this.caughtUp.has(key) || this.embedder) {
-      this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
-      return
+      return this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
     }
     const n = (this.appended.get(key) ?? 0) + docs.length
     this.appended.set(key, n)
@@ -121,11 +134,13 @@ export class Recall implements RecallParts {
     this.appending.set(key, done)
     done.finally(() => { if (this.appending.get(key) === done) this.appending.delete(key) })
     // a segment's worth waits in the log: index it now
-    if (n >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) this.index(key).catch(failed)
+    if (n >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) return this.index(key).catch(failed)
+    return done
   }
 
   /** The open index of a conversation (opened, caught up or rebuilt on first use). */
   index(key: string): Promise<ConvIndex> {
+    void this.pending.takeNow(key)
     let p = this.open.get(key)
     if (p) {
       this.open.delete(key)
@@ -261,12 +276,21 @@ export class Recall implements RecallParts {
 
   /** Resolves when every index has done what was asked so far (tests, the benchmark). */
   async idle(): Promise<void> {
+    await this.written()
     for (const p of [...this.open.values()]) await (await p.catch((): undefined => undefined))?.idle()
     await this.embedder?.idle()
   }
 
+  /** Resolves when every append so far is in an index or its log (Runtime.written). */
+  async written(): Promise<void> {
+    await this.pending.flush()
+    await Promise.all(this.appending.values())
+    for (const p of [...this.open.values()]) await (await p.catch((): undefined => undefined))?.idle()
+  }
+
   async stop(): Promise<void> {
     this.stopped = true
+    await this.pending.flush()
     await this.embedder?.stop()
     const open = [...this.open]
     this.open.clear()

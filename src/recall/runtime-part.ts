@@ -11,6 +11,7 @@ export function recallPart(recall: Recall): RuntimePart {
     tools: () => recall.enabled ? [['search', searchTool(recall)]] : [],
     prompt: () => recall.enabled ? { flags: { recall: true } } : undefined,
     appended: (key, entries) => recall.add(key, entries),
+    written: () => recall.written(),
     reset: key => recall.reset(key),
     stop: () => recall.stop(),
   }

@@ -28,7 +28,7 @@ import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
-import { systemPrompt } from './prompt/system-prompt'
+import { SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 
@@ -65,6 +65,7 @@ export class Runtime {
   private restoring?: Promise<void>
   /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
   private registered: ReturnType<typeof registeredTools>
+  private prompt = new SystemPromptCache()
 
   constructor(readonly options: RuntimeOptions) {
     const o = options
@@ -194,7 +195,7 @@ export class Runtime {
 
   systemPrompt(): string {
     const p = this.profile
-    return systemPrompt({
+    return this.prompt.get({
       persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName,
       schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
       readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
@@ -218,9 +219,9 @@ export class Runtime {
     return this.conversations.status()
   }
 
-  /** Resolves when every conversation's history written so far is on disk. */
-  written(): Promise<void> {
-    return this.conversations.written()
+  /** Resolves when every conversation's history written so far is on disk, and the parts are done with it. */
+  async written(): Promise<void> {
+    await Promise.all([this.conversations.written(), ...this.parts.map(p => p.written?.())])
   }
 
   async reset(channel: string): Promise<string | undefined> {

@@ -34,12 +34,7 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
   return () => {
     const { extensions: ext, view } = deps
     if (cached?.version === ext.version) return cached.tools
-    const all = new Map<string, Tool>([
-      ['send_message', sendMessageTool(host)],
-      ['read', readTool(view, deps.vision, deps.calls)],
-      ['finish', finishTool()],
-      ['wait', waitTool()],
-    ])
+    const all = new Map<string, Tool>([['send_message', sendMessageTool(host)], ...sharedBuiltins(deps)])
     for (const [name, tool] of deps.partTools?.() ?? []) all.set(name, tool)
     const plan = deps.registered()
     for (const [name, tool] of plan.tools) all.set(name, tool)
@@ -48,6 +43,18 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
     cached = { version: ext.version, tools }
     return tools
   }
+}
+
+// read, finish and wait hold nothing of a conversation (it comes with each call): one of each per
+// runtime, so their JSON Schemas are made once rather than for every new conversation.
+const builtins = new WeakMap<RuntimeView, { vision: VisionCache; calls: CallPort; tools: [string, Tool][] }>()
+
+function sharedBuiltins({ view, vision, calls }: CatalogDeps): [string, Tool][] {
+  let made = builtins.get(view)
+  if (made?.vision !== vision || made.calls !== calls) {
+    builtins.set(view, made = { vision, calls, tools: [['read', readTool(view, vision, calls)], ['finish', finishTool()], ['wait', waitTool()]] })
+  }
+  return made.tools
 }
 
 /**

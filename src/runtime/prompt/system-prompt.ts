@@ -38,3 +38,22 @@ export function systemPrompt(o: PromptOptions): string {
   const self = `You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`
   return [o.persona.trim(), protocol, ...parts.map(p => p.section), self].filter(Boolean).join('\n\n')
 }
+
+/**
+ * The prompt is asked for on every step and changes only with its inputs (memory's section when
+ * memory changes, the schemes and tool sources when other plugins come and go): made again only then.
+ */
+export class SystemPromptCache {
+  private key: unknown[] = []
+  private text = ''
+
+  get(o: PromptOptions): string {
+    const key = [o.persona, o.mode, o.bot, o.botName, o.codemode, o.readDirect, o.imageInput, o.visionModel, o.toolSources, o.schemes.join('\n')]
+    for (const p of o.parts ?? []) key.push(p.section, p.flags && JSON.stringify(p.flags))
+    if (key.length !== this.key.length || key.some((v, i) => v !== this.key[i])) {
+      this.text = systemPrompt(o)
+      this.key = key
+    }
+    return this.text
+  }
+}
