@@ -96,8 +96,7 @@ export class KotodamaService extends Service {
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning))
     // The first program otherwise pays ~100 ms to compile the sandbox.
-    const warm = this.checked.profiles.some(p => p.codemode.enabled)
-    if (warm) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
+    if (this.checked.profiles.some(p => p.codemode.enabled)) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message))
     this.mcp = new McpManager(this.checked.mcpServers.values(), {
       logger: this.log, clock: lateClock(() => this.clock), addTool: (name, factory) => this.extensions.addTool(name, factory),
     })
