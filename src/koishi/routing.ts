@@ -4,6 +4,14 @@ import { isClaimed } from '../claims/match'
 import type { ProfileConfig } from '../config/types'
 import type { Logger } from '../util/logger'
 
+/** An explicit wake-up of a channel (ctx.kotodama.wake, SPEC §9); without a profile, the channel's owner. */
+export interface WakeOptions {
+  profile?: string
+  bot: string
+  channel: string
+  reason: string
+}
+
 export class Routing {
   private warned = new Set<string>()
 

@@ -29,7 +29,7 @@ import { registerBuiltins } from './builtins'
 import { logProblems, notStarted, type NotStarted } from './config-report'
 import { Inbound } from './inbound'
 import { koishiPlatform } from './platform'
-import { Routing } from './routing'
+import { Routing, type WakeOptions } from './routing'
 import { RuntimeRegistry, type RuntimeWatcher } from './runtime-registry'
 import { HistoryStorage } from './storage'
 
@@ -39,14 +39,8 @@ declare module 'koishi' {
   }
 }
 
-export interface WakeOptions {
-  profile?: string
-  bot: string
-  channel: string
-  reason: string
-}
-
 export { MigrateRefused } from './storage'
+export type { WakeOptions } from './routing'
 
 /** how long after start a missing database service is reported without a message asking for it */
 const DATABASE_GRACE_MS = 3000
@@ -96,7 +90,8 @@ export class KotodamaService extends Service {
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning))
     // The first program otherwise pays ~100 ms to compile the sandbox.
-    if (this.checked.profiles.some(p => p.codemode.enabled)) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message))
+    const warm = this.checked.profiles.some(p => p.codemode.enabled)
+    if (warm) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))
     this.mcp = new McpManager(this.checked.mcpServers.values(), {
       logger: this.log, clock: lateClock(() => this.clock), addTool: (name, factory) => this.extensions.addTool(name, factory),
     })
