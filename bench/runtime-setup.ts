@@ -96,15 +96,12 @@ export function directFact(user: number, content = 'hello'): Fact {
 }
 
 /**
- * Delivers a waking fact and resolves when its turn has ended. Conversation only exposes `busy`;
- * awaiting its (private) loop promise ends the measurement exactly when the turn does, without
- * a polling loop that would burn the CPU the turn needs.
+ * Delivers a waking fact and resolves when its turn has ended (`settled`: the measurement ends
+ * exactly when the turn does, without a polling loop that would burn the CPU the turn needs).
  */
 export async function turn(runtime: Runtime, fact: Fact): Promise<Conversation> {
   await runtime.receive(fact)
   const conv = await runtime.conversation(runtime.conversationKey(fact.channel))
-  const running = (conv as unknown as { running?: Promise<void> }).running
-  if (running) await running
-  while (conv.busy) await new Promise(resolve => setImmediate(resolve))
+  await conv.settled()
   return conv
 }

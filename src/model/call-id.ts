@@ -6,10 +6,19 @@ import { randomBytes } from 'node:crypto'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
+const ID_LENGTH = 9
+/** random bytes for 512 ids, drawn at once: one system call a step was a visible share of a turn */
+let pool = Buffer.alloc(0)
+let used = 0
+
 export function newCallId(): string {
-  const bytes = randomBytes(9)
+  if (used + ID_LENGTH > pool.length) {
+    pool = randomBytes(ID_LENGTH * 512)
+    used = 0
+  }
   let id = ''
   // 62 does not divide 256; the bias is irrelevant for uniqueness
-  for (const b of bytes) id += ALPHABET[b % 62]
+  for (let i = 0; i < ID_LENGTH; i++) id += ALPHABET[pool[used + i] % 62]
+  used += ID_LENGTH
   return id
 }

@@ -209,6 +209,11 @@ export class Conversation implements TurnPort {
     if (entry) void this.append([entry])
   }
 
+  /** Resolves when no turn runs (the one running now and those queued behind it have ended). */
+  settled(): Promise<void> {
+    return this.turns.settled()
+  }
+
   /** The size of the stored history (the console); undefined when the store cannot tell. */
   storedBytes(): Promise<number | undefined> {
     return this.deps.store.storedBytes()

@@ -28,17 +28,31 @@ export function blockWindow(entries: Entry[], limits: WindowLimits, trimTo: numb
   return { ...cut, anchor: cut.entries[0] }
 }
 
+/** The sizes summed from an anchor up to an entry, so the next request adds only what came after. */
+interface Summed {
+  last: Entry
+  count: number
+  messages: number
+  chars: number
+}
+
+const summed = new WeakMap<Entry, Summed>()
+
 /** Everything from the anchor on, when it is still in memory, holds what must be shown, and fits. */
 function fromAnchor(entries: Entry[], limits: WindowLimits, anchor: Entry): BlockWindow | undefined {
-  const from = entries.lastIndexOf(anchor)
+  // the anchor is near the front: the history's tail is only appended to (and cut at the front)
+  const from = entries.indexOf(anchor)
   if (from < 0 || from > mandatoryFrom(entries)) return undefined
-  let messages = 0
-  let chars = 0
-  for (let i = from; i < entries.length; i++) {
+  const known = summed.get(anchor)
+  const resume = known && entries[from + known.count - 1] === known.last
+  let messages = resume ? known.messages : 0
+  let chars = resume ? known.chars : 0
+  for (let i = resume ? from + known.count : from; i < entries.length; i++) {
     const u = sizeOf(entries[i])
     messages += u.messages
     chars += u.chars
     if (messages > limits.maxMessages || chars > limits.maxChars) return undefined
   }
+  if (entries.length > from) summed.set(anchor, { last: entries[entries.length - 1], count: entries.length - from, messages, chars })
   return { entries: entries.slice(from), over: false, trimmed: from > 0, gap: false, chars, anchor }
 }

@@ -2,8 +2,8 @@
 import type { ModelMessage, UserContent } from 'ai'
 import { projectionParts, type ProjectedItem } from './projection'
 import type { Entry } from '../../history/entries'
-import { channelHeader, factLine } from '../../history/render-facts'
-import { turnLine } from './turn-line'
+import { channelHeader } from '../../history/render-facts'
+import { entryLine } from './entry-line'
 import { pairCalls } from '../../history/pair-calls'
 
 // Steps are paired when a history is loaded; a request checks once more (SPEC §10), once per entry.
@@ -42,10 +42,10 @@ export function toModelMessages(entries: Entry[], cross: boolean, projected?: Ma
       const key = `${e.fact.bot}\u0000${e.fact.channel}`
       if (cross && key !== channel) lines.push(channelHeader(e.fact))
       channel = key
-      lines.push(factLine(e.fact))
+      lines.push(entryLine(e))
     } else if (e.type === 'note' || e.type === 'turn') {
       if (media.length) flush()
-      lines.push(e.type === 'note' ? e.text : turnLine(e.at))
+      lines.push(entryLine(e))
     } else if (e.type === 'step') {
       flush()
       out.push(...stepMessages(e))

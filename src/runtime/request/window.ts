@@ -4,8 +4,7 @@
 // are always in it, even when they alone are over the limits (then they are shortened, see
 // shorten.ts). block-window.ts decides when to compute a window afresh (SPEC §16).
 import type { Entry } from '../../history/entries'
-import { factLine } from '../../history/render-facts'
-import { turnLine } from './turn-line'
+import { entryLine } from './entry-line'
 
 export interface WindowLimits {
   maxMessages: number
@@ -42,10 +41,8 @@ export function sizeOf(entry: Entry): Unit {
 
 function measure(entry: Entry): Unit {
   switch (entry.type) {
-    case 'fact': return { messages: 1, chars: factLine(entry.fact).length }
-    case 'note': return { messages: 1, chars: entry.text.length }
-    // the turn's opening line with its time
-    case 'turn': return { messages: 1, chars: turnLine(entry.at).length }
+    // a fact's line, a note, the turn's opening line with its time
+    case 'fact': case 'note': case 'turn': return { messages: 1, chars: entryLine(entry).length }
     case 'step': return { messages: entry.messages.length, chars: JSON.stringify(entry.messages, withoutReasoning).length }
     default: return { messages: 0, chars: 0 }
   }
