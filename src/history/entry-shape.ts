@@ -5,10 +5,14 @@ import { modelMessageSchema } from 'ai'
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v)
 const isString = (v: unknown): v is string => typeof v === 'string'
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isOptionalNumber = (v: unknown): boolean => v === undefined || isNumber(v)
+const isAttachmentItem = (i: unknown): boolean => isObject(i) && isString(i.url) && isString(i.mediaType) && isString(i.lifetime)
 
 function factProblem(f: unknown): string | undefined {
   if (!isObject(f)) return 'a fact without its body'
-  if (!isString(f.id) || !isNumber(f.at) || !isString(f.bot) || !isString(f.channel) || !isString(f.content)) return 'a fact without id, at, bot, channel or content'
+  if (!isString(f.id) || !isNumber(f.at) || !isString(f.bot) || !isString(f.channel) || !isString(f.content)) {
+    return 'a fact without id, at, bot, channel or content'
+  }
   if (!isObject(f.user) || !isString(f.user.id) || !isString(f.user.name)) return 'a fact without its user'
   return undefined
 }
@@ -35,9 +39,9 @@ export function entryProblem(v: unknown): string | undefined {
     case 'turn': return isNumber(v.turn) && isString(v.reason) ? undefined : 'a turn without number or reason'
     case 'attachments': {
       if (!isNumber(v.turn) || !isString(v.id) || !Array.isArray(v.items)) return 'attachments without turn, id or items'
-      return v.items.every((i: unknown) => isObject(i) && isString(i.url) && isString(i.mediaType) && isString(i.lifetime)) ? undefined : 'attachments with a malformed item'
+      return v.items.every(isAttachmentItem) ? undefined : 'attachments with a malformed item'
     }
-    case 'wait': return (v.seconds === undefined || isNumber(v.seconds)) && (v.messages === undefined || isNumber(v.messages)) ? undefined : 'a wait with malformed windows'
+    case 'wait': return isOptionalNumber(v.seconds) && isOptionalNumber(v.messages) ? undefined : 'a wait with malformed windows'
     case 'declined': return isString(v.reason) && isString(v.why) ? undefined : 'a declined wake without reason or why'
     case 'failure': return isNumber(v.turn) && isString(v.model) && isString(v.error) ? undefined : 'a failure without turn, model or error'
     case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'

@@ -47,6 +47,9 @@ async function copyOne(from: HistorySide, to: HistorySide, key: string): Promise
   await target.flushed()
   if (target.unwritten) throw new MigrationError('not-written', key, `conversation ${key}: ${target.unwritten} entries could not be written to ${to.kind}`)
   const copied = (await to.open(key).load()).length
-  if (copied !== source.length) throw new MigrationError('count-mismatch', key, `conversation ${key}: ${to.kind} holds ${copied} entries after the copy, the source ${source.length}`)
+  if (copied !== source.length) {
+    const message = `conversation ${key}: ${to.kind} holds ${copied} entries after the copy, the source ${source.length}`
+    throw new MigrationError('count-mismatch', key, message)
+  }
   return source.length
 }

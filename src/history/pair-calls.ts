@@ -11,7 +11,8 @@ import type { Entry } from './entries'
 
 type Step = Extract<Entry, { type: 'step' }>
 
-export const CUT_OFF = 'this call was cut off: its result was never stored (a crash or a lost write). If it mattered, check whether it happened before doing it again.'
+export const CUT_OFF = 'this call was cut off: its result was never stored (a crash or a lost write). '
+  + 'If it mattered, check whether it happened before doing it again.'
 
 export interface Repaired {
   /** the repaired step; undefined when nothing of it is left */
@@ -20,8 +21,14 @@ export interface Repaired {
   problem: string
 }
 
-const callsOf = (m: ModelMessage) => m.role === 'assistant' && Array.isArray(m.content) ? m.content.filter(p => p.type === 'tool-call') as { toolCallId: string; toolName: string }[] : []
-const resultsOf = (m: ModelMessage) => m.role === 'tool' ? m.content.filter(p => p.type === 'tool-result') as { toolCallId: string }[] : []
+type CallPart = { toolCallId: string; toolName: string }
+
+const callsOf = (m: ModelMessage) => m.role === 'assistant' && Array.isArray(m.content)
+  ? m.content.filter(p => p.type === 'tool-call') as CallPart[]
+  : []
+const resultsOf = (m: ModelMessage) => m.role === 'tool'
+  ? m.content.filter(p => p.type === 'tool-result') as { toolCallId: string }[]
+  : []
 
 /** Repairs steps; `seen` carries the call ids of the steps before (pass one set per history). */
 export function pairCalls(entry: Step, seen = new Set<string>()): Repaired | undefined {
@@ -40,20 +47,29 @@ export function pairCalls(entry: Step, seen = new Set<string>()): Repaired | und
   const messages: ModelMessage[] = []
   for (const m of entry.messages) {
     if (m.role === 'assistant' && Array.isArray(m.content)) {
-      messages.push({ ...m, content: m.content.map(p => p.type === 'tool-call' ? { ...p, toolCallId: renamed(p.toolCallId) } : p) } as ModelMessage)
+      const content = m.content.map(p => p.type === 'tool-call' ? { ...p, toolCallId: renamed(p.toolCallId) } : p)
+      messages.push({ ...m, content } as ModelMessage)
     } else if (m.role === 'tool') {
-      const content = m.content.filter(p => p.type !== 'tool-result' || asked.has(p.toolCallId)).map(p => p.type === 'tool-result' ? { ...p, toolCallId: renamed(p.toolCallId) } : p)
+      const content = m.content
+        .filter(p => p.type !== 'tool-result' || asked.has(p.toolCallId))
+        .map(p => p.type === 'tool-result' ? { ...p, toolCallId: renamed(p.toolCallId) } : p)
       if (content.length) messages.push({ ...m, content })
     } else messages.push(m)
   }
   if (missing.length) {
-    const results = missing.map(c => ({ type: 'tool-result' as const, toolCallId: renamed(c.toolCallId), toolName: c.toolName, output: { type: 'error-text' as const, value: CUT_OFF } }))
+    const results = missing.map(c => ({
+      type: 'tool-result' as const,
+      toolCallId: renamed(c.toolCallId),
+      toolName: c.toolName,
+      output: { type: 'error-text' as const, value: CUT_OFF },
+    }))
     const last = messages.at(-1)
     if (last?.role === 'tool') messages[messages.length - 1] = { ...last, content: [...last.content, ...results] }
     else messages.push({ role: 'tool', content: results })
   }
   const problem = [
-    missing.length && `${missing.length === 1 ? 'a call' : `${missing.length} calls`} without a result (${missing.map(c => c.toolName).join(', ')}): answered as cut off`,
+    missing.length && `${missing.length === 1 ? 'a call' : `${missing.length} calls`} without a result (${missing.map(c => c.toolName).join(', ')})`
+      + ': answered as cut off',
     lone.length && `${lone.length === 1 ? 'a result' : `${lone.length} results`} without a call: left out`,
     reused.length && `${reused.length === 1 ? 'a call id' : `${reused.length} call ids`} already used by an earlier step: renamed`,
   ].filter(Boolean).join('; ')

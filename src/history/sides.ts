@@ -42,6 +42,11 @@ export interface HistorySide {
 /** `<home>/conversations/<safeName(key)>.jsonl`; a file moved aside has a second dot (`k.reset-<ms>.jsonl`). */
 export function filesSide(dir: string, logger: Logger, clock?: Clock, budget?: DescriptorBudget): HistorySide {
   const path = (key: string) => join(dir, `${safeName(key)}.jsonl`)
+  // a file moved aside between readdir and stat is left out
+  const described = (key: string) => stat(path(key)).then(
+    (s): StoredHistory => ({ key, bytes: s.size, modifiedAt: s.mtimeMs }),
+    (): undefined => undefined,
+  )
   const keys = async () => {
     let names: string[]
     try {
@@ -56,8 +61,7 @@ export function filesSide(dir: string, logger: Logger, clock?: Clock, budget?: D
     kind: 'files',
     keys,
     async stored() {
-      // a file moved aside between readdir and stat is left out
-      const found = await Promise.all((await keys()).map(key => stat(path(key)).then((s): StoredHistory => ({ key, bytes: s.size, modifiedAt: s.mtimeMs }), (): undefined => undefined)))
+      const found = await Promise.all((await keys()).map(described))
       return found.filter(Boolean)
     },
     open: key => new HistoryStore(path(key), logger, clock, budget),
@@ -80,8 +84,18 @@ export function tableSide(table: HistoryTable, profile: string, bot: string, log
   }
 }
 
+export interface HistorySideOptions {
+  home: string
+  profile: string
+  bot: string
+  logger: Logger
+  clock?: Clock
+  budget?: DescriptorBudget
+  table?: HistoryTable
+}
+
 /** The side a runtime of (profile, bot) uses: the table when it is on the database, else its home's files. */
-export function historySide(o: { home: string; profile: string; bot: string; logger: Logger; clock?: Clock; budget?: DescriptorBudget; table?: HistoryTable }): HistorySide {
+export function historySide(o: HistorySideOptions): HistorySide {
   if (o.table) return tableSide(o.table, o.profile, o.bot, o.logger, o.clock)
   return filesSide(join(o.home, 'conversations'), o.logger, o.clock, o.budget)
 }

@@ -32,8 +32,20 @@ export class TableHistoryStore implements HistoryBackend {
   /** the highest seq stored or assigned; read from the table before the first write */
   private last?: number
 
-  constructor(private table: HistoryTable, readonly ref: ConversationRef, private logger: Logger, private clock: Clock = systemClock) {
-    this.writes = new WriteBehind({ queue: this.queue, clock, logger, where: () => this.where, medium: 'database', write: (pending, count) => this.writeRows(pending, count) })
+  constructor(
+    private table: HistoryTable,
+    readonly ref: ConversationRef,
+    private logger: Logger,
+    private clock: Clock = systemClock,
+  ) {
+    this.writes = new WriteBehind({
+      queue: this.queue,
+      clock,
+      logger,
+      where: () => this.where,
+      medium: 'database',
+      write: (pending, count) => this.writeRows(pending, count),
+    })
   }
 
   get where(): string {

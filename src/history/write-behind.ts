@@ -65,7 +65,11 @@ export class WriteBehind<T> {
       this.retryTimer?.cancel()
       this.retryTimer = undefined
     } catch (e: any) {
-      if (!this.failing) this.o.logger.error('%s: could not write the history (%s); %d entries are kept in memory and written when the %s allows', this.o.where(), e?.code ?? e?.message ?? e, this.pending.length, this.o.medium)
+      if (!this.failing) {
+        this.o.logger.error(
+          '%s: could not write the history (%s); %d entries are kept in memory and written when the %s allows',
+          this.o.where(), e?.code ?? e?.message ?? e, this.pending.length, this.o.medium)
+      }
       this.failing = true
       this.retryLater()
       throw e

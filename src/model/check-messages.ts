@@ -1,7 +1,15 @@
 // The prompt check the SDK's generateText does on every step, done once per message object:
 // history messages never change, so a message validated before is valid now. Same schemas, same
 // verdict, same error (InvalidPromptError) as the SDK.
-import { assistantModelMessageSchema, InvalidPromptError, modelMessageSchema, systemModelMessageSchema, toolModelMessageSchema, userModelMessageSchema, type ModelMessage } from 'ai'
+import {
+  assistantModelMessageSchema,
+  InvalidPromptError,
+  modelMessageSchema,
+  systemModelMessageSchema,
+  toolModelMessageSchema,
+  userModelMessageSchema,
+  type ModelMessage,
+} from 'ai'
 import { knownValid } from './known-valid'
 
 const validated = new WeakSet<object>()

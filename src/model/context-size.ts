@@ -55,8 +55,10 @@ export class ContextSizes {
       if (!k.warned) {
         k.warned = true
         this.logger.warn(
-          'model "%s" counted %d prompt tokens for a request of %d characters (at least %d tokens): the server cut the prompt to its own context length, so the mind may have lost its instructions. '
-          + 'Raise the server\'s context length (Ollama: OLLAMA_CONTEXT_LENGTH or the model\'s num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len) and set models[].contextTokens to it.',
+          'model "%s" counted %d prompt tokens for a request of %d characters (at least %d tokens): '
+          + 'the server cut the prompt to its own context length, so the mind may have lost its instructions. '
+          + 'Raise the server\'s context length (Ollama: OLLAMA_CONTEXT_LENGTH or the model\'s num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len) '
+          + 'and set models[].contextTokens to it.',
           config.id, promptTokens, textChars, Math.ceil(textChars / MAX_UNITS_PER_TOKEN))
       }
       return   // a cut prompt says nothing about the ratio

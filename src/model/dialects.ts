@@ -135,7 +135,8 @@ function invalidCall(name: string | undefined, raw: string, dialect: 'hermes' | 
   const format = dialect === 'hermes'
     ? 'one <tool_call>{"name": "...", "arguments": {...}}</tool_call> block per call, with valid JSON inside'
     : 'one element named after the tool per call, one closed child element per argument'
-  const message = `Invalid tool call: this text could not be read as a tool call${reason ? ` (${reason})` : ''}, so nothing was run: ${quoted}\nWrite it again as ${format}.`
+  const why = reason ? ` (${reason})` : ''
+  const message = `Invalid tool call: this text could not be read as a tool call${why}, so nothing was run: ${quoted}\nWrite it again as ${format}.`
   return {
     type: 'tool-call', toolCallId: generateId(), toolName: name ?? 'tool_call', input: '{}',
     providerMetadata: { [INVALID_KEY]: { invalid: message } },

@@ -79,7 +79,8 @@ export function describeFailure(e: unknown, timeoutMs?: number): string {
       if (b) return `HTTP ${s} with an error body${b.code !== undefined ? ` (code ${b.code})` : ''}: ${quote(b.message ?? err.responseBody ?? '')}${tries}`
       const c = err.cause as { message?: string } | undefined
       const cause = c?.message && !err.message.includes(c.message) ? ` (${c.message})` : ''
-      return `HTTP ${s} without a usable completion: ${quote(err.message)}${cause}${err.responseBody ? ` — body: ${quote(err.responseBody)}` : ' (empty body)'}${tries}`
+      const body = err.responseBody ? ` — body: ${quote(err.responseBody)}` : ' (empty body)'
+      return `HTTP ${s} without a usable completion: ${quote(err.message)}${cause}${body}${tries}`
     }
     return `HTTP ${s}: ${quote(err.message)}${tries}`
   }

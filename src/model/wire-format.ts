@@ -31,7 +31,11 @@ const num = (v: unknown): number | undefined => typeof v === 'number' && Number.
 
 export function wireUsage(u: Record<string, any> | null | undefined): LanguageModelV3Usage {
   if (u == null) {
-    return { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined }, raw: undefined }
+    return {
+      inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      raw: undefined,
+    }
   }
   const prompt = num(u.prompt_tokens) ?? 0
   const completion = num(u.completion_tokens) ?? 0

@@ -229,7 +229,9 @@ export class ConvIndex {
       this.logFailed = false
     } catch (e: any) {
       // the messages stay searchable; a restart finds them again in the history
-      if (!this.logFailed) this.logger.warn('recall: %s could not be written (%s); messages since are indexed in memory only', join(this.dir, LOG), e?.code ?? e?.message ?? e)
+      if (!this.logFailed) {
+        this.logger.warn('recall: %s could not be written (%s); messages since are indexed in memory only', join(this.dir, LOG), e?.code ?? e?.message ?? e)
+      }
       this.logFailed = true
     }
   }
@@ -282,7 +284,8 @@ export class ConvIndex {
         await mergeSegments(run, join(this.dir, file))
         await this.queue.run(async () => {
           const i = this.segments.indexOf(run[0])
-          if (this.closed || generation !== this.generation || i < 0 || run.some((s, k) => this.segments[i + k] !== s)) return rm(join(this.dir, file), { force: true })
+          const stale = this.closed || generation !== this.generation || i < 0 || run.some((s, k) => this.segments[i + k] !== s)
+          if (stale) return rm(join(this.dir, file), { force: true })
           const seg = Segment.open(join(this.dir, file))
           seg.release()
           this.segments.splice(i, f, seg)

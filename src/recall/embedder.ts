@@ -93,7 +93,9 @@ export class Embedder {
   private failed(e: unknown): void {
     if (this.failing) return
     this.failing = true
-    this.o.logger.warn('recall: the embeddings model "%s" failed (%s); searching by keywords only until it answers again', this.model.id, (e as Error)?.message ?? e)
+    this.o.logger.warn(
+      'recall: the embeddings model "%s" failed (%s); searching by keywords only until it answers again',
+      this.model.id, (e as Error)?.message ?? e)
   }
 
   private succeeded(): void {

@@ -25,11 +25,24 @@ export function historyScheme(recall: RecallParts): SchemeHandler {
       const idx = await recall.index(u.key)
       await settled(idx)
       const total = idx.count
-      if (u.target !== undefined && u.target > total) throw new ResourceError('not_found', `conversation ${clip(u.key)} has ${total} messages; there is no message ${u.target}`)
+      if (u.target !== undefined && u.target > total) {
+        throw new ResourceError('not_found', `conversation ${clip(u.key)} has ${total} messages; there is no message ${u.target}`)
+      }
       const text = renderPage(u, idx.docs(u.first - 1, u.last), total, recall.mode === 'cross')
-      if (u.view === 'meta') return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }
-      if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) throw new ResourceError('too_large', `the page has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}; ask for fewer messages`)
-      const whole: ReadResult = { kind: 'text', url, text, mediaType: 'text/plain', source: { url, offset: 0, line: 1, column: 1 }, range: { ...wholeRange(text, 1), totalChars: text.length } }
+      if (u.view === 'meta') {
+        return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }
+      }
+      if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) {
+        throw new ResourceError('too_large', `the page has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}; ask for fewer messages`)
+      }
+      const whole: ReadResult = {
+        kind: 'text',
+        url,
+        text,
+        mediaType: 'text/plain',
+        source: { url, offset: 0, line: 1, column: 1 },
+        range: { ...wholeRange(text, 1), totalChars: text.length },
+      }
       if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
       // longer than one page: archived, and paged from the artifact (SPEC §5.3)
       const archived = await view.artifacts.write({ namespace: 'read', data: text, mediaType: 'text/plain', tool: 'read' })

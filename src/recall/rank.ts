@@ -97,7 +97,14 @@ export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o:
   }
 }
 
-function score(sources: readonly Source[], lists: TermList[], candidates: Int32Array, speakers: Map<string, number>, dated: ReturnType<typeof datedDocs> | undefined, dateBonus: number): Float64Array {
+function score(
+  sources: readonly Source[],
+  lists: TermList[],
+  candidates: Int32Array,
+  speakers: Map<string, number>,
+  dated: ReturnType<typeof datedDocs> | undefined,
+  dateBonus: number,
+): Float64Array {
   const scores = new Float64Array(candidates.length)
   if (!candidates.length) return scores
   // a message that holds no word of the query itself is found through its neighbours only when it

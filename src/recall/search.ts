@@ -35,7 +35,13 @@ export async function settled(idx: ConvIndex): Promise<void> {
 /** Reciprocal rank fusion's constant. */
 const RRF_K = 60
 
-export async function searchRecall(recall: RecallParts, conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
+export async function searchRecall(
+  recall: RecallParts,
+  conversation: string | undefined,
+  query: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
   const dates = queryDates(query, recall.now())
   const pool = Math.max(3 * limit, 30)
