@@ -46,4 +46,4 @@ if (wide.length) {
   for (const { name, line, columns } of wide) console.error(`  ${name}:${line}: ${columns} columns`)
 }
 if (long.length || wide.length) process.exit(1)
-console.log(`check-file-size: no file under ${root}/ exceeds ${MAX_LINES} lines, no line of code ${MAX_COLUMNS} columns`)
+console.log(`check-file-size: no file under ${root}/ exceeds ${MAX_LINES} lines, no line of code wider than ${MAX_COLUMNS} columns`)

@@ -78,7 +78,8 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {
       const catalog = {
-        view, extensions: side.extensions, limits: side.limits, vision: side.vision, calls: side.calls, sandbox: side.sandbox, registered: side.registered, partTools,
+        view, extensions: side.extensions, limits: side.limits, vision: side.vision, calls: side.calls, sandbox: side.sandbox,
+        registered: side.registered, partTools,
       }
       const tools = toolCatalog(catalog, toolHost)
       return () => {

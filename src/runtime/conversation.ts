@@ -17,6 +17,7 @@ import { ConversationWait } from './conversation-wait'
 import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
+import { turnOpening } from './turn-opening'
 
 export type { ConversationDeps } from './conversation-deps'
 
@@ -145,12 +146,7 @@ export class Conversation implements TurnPort {
       watchArrivals: fn => this.attention.watchArrivals(fn),
     }
     this.currentTurn = state
-    // the model reads the turn entry as `[now: …]` (turn-line.ts): the time lives in the history,
-    // where later requests repeat it, not in the system prompt (SPEC §16)
-    const why = { ...(req.merged && req.merged > 1 ? { merged: req.merged } : {}), ...(req.waitedMs ? { waitedMs: req.waitedMs } : {}), ...(req.late ? { late: true } : {}) }
-    const opening: Entry[] = [{ type: 'turn', at: now, turn: state.number, reason: req.reason, ...why }]
-    if (req.note) opening.push({ type: 'note', at: now, kind: 'wake', text: req.note })
-    this.append(opening)
+    this.append(turnOpening(req, state.number, now))
     return state
   }
 

@@ -102,13 +102,16 @@ export class WaitIndex {
     try {
       text = await readFile(this.path, 'utf8')
     } catch (e: any) {
-      if (e?.code !== 'ENOENT') this.logger.warn('waits index %s could not be read (%s); pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
+      if (e?.code !== 'ENOENT') {
+        this.logger.warn('waits index %s could not be read (%s); pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
+      }
       return
     }
     try {
       this.waits = parseIndex(text)
     } catch (e: any) {
-      this.logger.warn('waits index %s is not valid (%s); it is treated as empty and rewritten — pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
+      const what = 'waits index %s is not valid (%s); it is treated as empty and rewritten — pending waits there re-arm when their conversation next loads'
+      this.logger.warn(what, this.path, e?.message ?? e)
       this.waits.clear()
       this.change()
     }
@@ -175,7 +178,15 @@ export class WaitIndex {
  * Loads, one at a time, each conversation the index names, so its wait re-arms; a key the runtime
  * does not own (the profile's mode changed) leaves the index, a load that fails is logged.
  */
-export async function restoreWaits(index: WaitIndex, o: { who: string; logger: Logger; stopped(): boolean; owns(key: string): boolean; load(key: string): Promise<unknown> }): Promise<void> {
+export interface RestoreWaitsOptions {
+  who: string
+  logger: Logger
+  stopped(): boolean
+  owns(key: string): boolean
+  load(key: string): Promise<unknown>
+}
+
+export async function restoreWaits(index: WaitIndex, o: RestoreWaitsOptions): Promise<void> {
   for (const key of index.keys()) {
     if (o.stopped()) return
     if (!o.owns(key)) {

@@ -20,5 +20,6 @@ export async function shortenFact(fact: Fact, artifacts: ArtifactStore): Promise
   if (fact.content.length <= MAX_FACT_CHARS) return fact
   const url = await artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
   const cut = markupCut(fact.content, MAX_FACT_CHARS)
-  return { ...fact, content: `${fact.content.slice(0, cut)} [message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]` }
+  const more = `[message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]`
+  return { ...fact, content: `${fact.content.slice(0, cut)} ${more}` }
 }

@@ -15,13 +15,18 @@ export interface ExecutedCall extends StepCall {
 }
 
 /** `progress`: messages a call delivered so far (send_message) */
-export async function runCalls(port: TurnPort, state: TurnState, tools: Map<string, Tool>, calls: ModelCall[], progress?: (callId: string, delivered: number) => void): Promise<ExecutedCall[]> {
+/** How many messages of a call are delivered so far (the console's live view). */
+export type CallProgress = (callId: string, delivered: number) => void
+
+export async function runCalls(
+  port: TurnPort, state: TurnState, tools: Map<string, Tool>, calls: ModelCall[], progress?: CallProgress,
+): Promise<ExecutedCall[]> {
   // Started in call order, so sends queue in the order the model wrote them.
   const done = await Promise.all(calls.map(c => runCall(port, state, tools, c, progress)))
   return done.map(c => ({ ...c, result: port.redact.value(c.result) }))
 }
 
-function runCall(port: TurnPort, state: TurnState, tools: Map<string, Tool>, c: ModelCall, progress?: (callId: string, delivered: number) => void): Promise<ExecutedCall> {
+function runCall(port: TurnPort, state: TurnState, tools: Map<string, Tool>, c: ModelCall, progress?: CallProgress): Promise<ExecutedCall> {
   return (async (): Promise<ExecutedCall> => {
     const tool = tools.get(c.name)
     const base = { id: c.id, name: c.name, input: c.input, attachments: [] as AttachmentItem[] }
@@ -29,7 +34,9 @@ function runCall(port: TurnPort, state: TurnState, tools: Map<string, Tool>, c: 
       const message = c.invalid ?? `unknown tool "${c.name}"`
       return { ...base, valid: false, output: undefined, result: { type: 'error-text', value: message } }
     }
-    const ctx: ToolCallContext = { callId: c.id, fromProgram: false, signal: port.toolSignal, turn: state, ...(progress ? { progress: n => progress(c.id, n) } : {}) }
+    const ctx: ToolCallContext = {
+      callId: c.id, fromProgram: false, signal: port.toolSignal, turn: state, ...(progress ? { progress: n => progress(c.id, n) } : {}),
+    }
     let output: unknown
     try {
       output = await tool.execute(c.input, ctx)

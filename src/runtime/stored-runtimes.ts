@@ -21,11 +21,21 @@ export interface StoredRuntime {
   home: string
 }
 
-export async function storedRuntimes(o: { dataDir: string; profiles: ProfileConfig[]; unchecked?: ProfileConfig[]; table?: HistoryTable; logger: Logger }): Promise<StoredRuntime[]> {
+export interface StoredRuntimesOptions {
+  dataDir: string
+  profiles: ProfileConfig[]
+  /** profiles that failed their config check: listed whatever they claim */
+  unchecked?: ProfileConfig[]
+  table?: HistoryTable
+  logger: Logger
+}
+
+export async function storedRuntimes(o: StoredRuntimesOptions): Promise<StoredRuntime[]> {
   const found = new Map<string, StoredRuntime>()
   const unchecked = new Set(o.unchecked)
   const add = (profile: ProfileConfig | undefined, bot: string) => {
-    if (profile && (unchecked.has(profile) || claimsBot(profile.claims, bot))) found.set(`${profile.id}\u0000${bot}`, { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
+    if (!profile || !(unchecked.has(profile) || claimsBot(profile.claims, bot))) return
+    found.set(`${profile.id}\u0000${bot}`, { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
   }
   const profiles = [...o.profiles, ...unchecked]
   for (const profile of profiles) {

@@ -56,7 +56,8 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         // in the server's own words (SPEC §11): the log, and the turn on the console page
         const error = port.redact.text(describeFailure(e instanceof FailedStep ? e.error : e, failed.config.timeoutMs))
         logger.warn('conversation %s: the call to model "%s" failed, the turn ends: %s', port.key, failed.config.id, error)
-        void port.append([{ type: 'failure', at: port.clock.now(), turn: state.number, model: failed.config.id, error, ...(e instanceof FailedStep && e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) }])
+        const latency = e instanceof FailedStep && e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}
+        void port.append([{ type: 'failure', at: port.clock.now(), turn: state.number, model: failed.config.id, error, ...latency }])
         return
       }
       if (!result.calls.length) {
@@ -79,7 +80,8 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       const loaded = state.loaded?.slice(loadedBefore) ?? []
       logger.debug('%s: turn %d step %d: %s', port.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const at = port.clock.now()
-      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages: stepMessages(result.assistant, calls), usage, ...(loaded.length ? { loaded } : {}) }]
+      const messages = stepMessages(result.assistant, calls)
+      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages, usage, ...(loaded.length ? { loaded } : {}) }]
       for (const c of calls) {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)
@@ -95,7 +97,9 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
       }
     }
   } finally {
-    if (why === 'maxSteps reached' && !port.signal.aborted) logger.info('conversation %s: turn %d stopped after maxSteps (%d steps)', port.key, state.number, profile.maxSteps)
+    if (why === 'maxSteps reached' && !port.signal.aborted) {
+      logger.info('conversation %s: turn %d stopped after maxSteps (%d steps)', port.key, state.number, profile.maxSteps)
+    }
     logger.debug('%s: turn %d ends (%s)', port.key, state.number, port.signal.aborted ? 'stopped' : why)
     port.endTurn(state)
   }

@@ -64,7 +64,8 @@ export class WaitWindow {
 export function wakeNote(why: WaitFired): string {
   if (why.window === 'messages') return `[wake: ${why.messages} new message${why.messages === 1 ? '' : 's'} arrived since you chose to wait]`
   if (why.lateMs === undefined) return `[wake: the ${why.seconds} s you chose to wait have passed]`
-  return `[wake: the ${why.seconds} s you chose to wait have passed; kotodama was not running when they ended, so this wake-up comes ${duration(why.lateMs)} late]`
+  const late = `kotodama was not running when they ended, so this wake-up comes ${duration(why.lateMs)} late`
+  return `[wake: the ${why.seconds} s you chose to wait have passed; ${late}]`
 }
 
 /** A lateness as people say it: 40 s, 12 min, 3 h 5 min, 2 days 4 h. */

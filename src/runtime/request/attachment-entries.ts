@@ -8,7 +8,8 @@ import type { Entry, Fact } from '../../history/entries'
 /** asset:// images in a fact's content (people's media were registered as assets by the edge). */
 export function inboundImages(content: string): string[] {
   if (!content.includes('asset://')) return []
-  return h.select(h.parse(content), 'img').map(el => el.attrs.src).filter((src: unknown): src is string => typeof src === 'string' && src.startsWith('asset://'))
+  const sources: unknown[] = h.select(h.parse(content), 'img').map(el => el.attrs.src)
+  return sources.filter((src): src is string => typeof src === 'string' && src.startsWith('asset://'))
 }
 
 /** The entry that shows a fact's images, first seen by `turn`; undefined without images. */

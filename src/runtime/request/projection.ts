@@ -90,9 +90,13 @@ async function decide(item: AttachmentItem, key: string, o: ProjectionInput, cou
     return { key, item, reason: `could not be loaded (${e?.message ?? e})` }
   }
   const full = { ...item, mediaType: image.mediaType, byteLength: image.data.length, width: image.width ?? item.width, height: image.height ?? item.height }
-  if (!PROJECTABLE.includes(image.mediaType)) return image.mediaType.startsWith('image/') ? { key, item: full, reason: 'the model is shown png, jpeg, gif and webp only' } : undefined
+  if (!PROJECTABLE.includes(image.mediaType)) {
+    return image.mediaType.startsWith('image/') ? { key, item: full, reason: 'the model is shown png, jpeg, gif and webp only' } : undefined
+  }
   if (image.data.length > c.maxImageBytes) return { key, item: full, reason: `larger than maxImageBytes (${c.maxImageBytes})` }
-  if (Math.max(full.width ?? 0, full.height ?? 0) > c.maxImageDimension) return { key, item: full, reason: `larger than maxImageDimension (${c.maxImageDimension})` }
+  if (Math.max(full.width ?? 0, full.height ?? 0) > c.maxImageDimension) {
+    return { key, item: full, reason: `larger than maxImageDimension (${c.maxImageDimension})` }
+  }
   if (count >= c.maxImageCount) return { key, item: full, reason: `over maxImageCount (${c.maxImageCount}) for this request` }
   if (total + image.data.length > c.maxTotalImageBytes) return { key, item: full, reason: `over maxTotalImageBytes (${c.maxTotalImageBytes}) for this request` }
   return { key, item: full, image }
