@@ -65,7 +65,7 @@ async function startApp(dataDir: string, baseURL: string, channels: string[]) {
   /** Every message so far taken in: middleware run, facts stored and written. */
   const drained = async () => {
     await new Promise(r => setImmediate(r))
-    await service()?.ingest?.idle()
+    await service().received()
     for (const r of await service().list()) await r.written()
   }
   // plugin-mock's dispose throws when stopped with the app (koishijs/koishi#1525): it goes first

@@ -176,6 +176,11 @@ export class KotodamaService extends Service {
     })
   }
 
+  /** Resolves when the messages received so far are stored as facts. */
+  received(): Promise<void> {
+    return this.inbound.idle()
+  }
+
   /** An explicit wake-up that starts a turn now (SPEC §9). */
   async wake(o: WakeOptions): Promise<void> {
     const channel = normalizeTarget(o.channel)

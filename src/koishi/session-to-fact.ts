@@ -67,7 +67,11 @@ function pick(attrs: Record<string, any>): Record<string, any> {
   return out
 }
 
-export async function sessionToFact(session: Session, assets: AssetStore, a: Arrival = arrivalOf(session), botName = session.bot?.user?.name): Promise<Fact> {
+/**
+ * `botName`: the bot's display name as the caller knows it (an undefined one is not looked up on
+ * the session: every session property is a context proxy, and this runs for every message).
+ */
+export async function sessionToFact(session: Session, assets: AssetStore, a: Arrival, botName: string | undefined): Promise<Fact> {
   const { event, selfId, userId, channelId, isDirect, channel } = a
   const message = event.message ?? {}
   const quote = message.quote
