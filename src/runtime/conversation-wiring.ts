@@ -12,6 +12,7 @@ import type { ProgramRunner } from '../tools/codemode'
 import type { RuntimeView } from '../tools/types'
 import type { UsageBook } from '../usage/book'
 import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { HistorySide } from '../history/sides'
 import type { ChannelMemory } from './channel-memory'
@@ -104,4 +105,15 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     waits: side.waits.portFor(key),
     changed: () => side.changed(key),
   })
+}
+
+/** A part's failure is a warning the first time, then a debug line: a part failing on every append must not flood the log. */
+export function onceAWarning(logger: Logger, profile: string): ConversationSide['logged'] {
+  const warned = new Set<string>()
+  return (part, what, e: any) => {
+    const key = `${part.name}\u0000${what}`
+    const level = warned.has(key) ? 'debug' : 'warn'
+    warned.add(key)
+    logger[level]('profile %s: %s %s: %s', profile, part.name, what, e?.message ?? e)
+  }
 }

@@ -2,15 +2,12 @@
 // (SPEC §2). It composes; each job is a file of its own.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_MEMORY } from '../config/defaults'
 import type { Fact } from '../history/entries'
 import { historySide, type HistorySide } from '../history/sides'
-import { Memory } from '../memory/memory'
-import { memoryPart } from '../memory/runtime-part'
+import type { Memory } from '../memory/memory'
 import { ModelCalls } from '../model/calls'
 import type { PromptShare, RuntimePart } from '../part/runtime-part'
-import { Recall } from '../recall'
-import { recallPart } from '../recall/runtime-part'
+import type { Recall } from '../recall'
 import { ResourceCenter } from '../resources/center'
 import { builtinSchemes } from '../resources/schemes'
 import { ArtifactStore } from '../resources/schemes/artifact-store'
@@ -21,7 +18,7 @@ import { Redactor } from '../util/redact'
 import { runtimeHome, type RuntimeOptions } from './runtime-options'
 import { ChannelMemory } from './channel-memory'
 import type { Conversation } from './conversation'
-import { makeConversation, type ConversationSide } from './conversation-wiring'
+import { makeConversation, onceAWarning, type ConversationSide } from './conversation-wiring'
 import { Conversations, type ConversationStatus } from './conversations'
 import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
@@ -31,6 +28,7 @@ import { shortenFact } from './long-facts'
 import { SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
+import { runtimeParts } from './runtime-parts'
 
 const NO_SECRETS = new Redactor([])
 
@@ -86,10 +84,10 @@ export class Runtime {
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
-    const memory = o.profile.memory ?? DEFAULT_MEMORY
-    this.memory = new Memory({ root: join(this.home, 'local'), config: memory, texts: this.resources.files, logger: o.logger })
-    this.recall = new Recall(this.view, { history: logger => this.history(logger), clock: o.clock, botName: o.botName })
-    this.parts = [memoryPart(this.memory, this.view), recallPart(this.recall)]
+    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l) })
+    this.memory = parts.memory
+    this.recall = parts.recall
+    this.parts = parts.all
     const side = this.conversationSide()
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
   }
@@ -114,7 +112,7 @@ export class Runtime {
         // a turn that ended may leave this or another conversation idle and over the budget
         o.loaded?.recheck()
       },
-      logged: (part, what, e: any) => o.logger.warn('profile %s: %s %s: %s', o.profile.id, part.name, what, e?.message ?? e),
+      logged: onceAWarning(o.logger, o.profile.id),
     }
   }
 

@@ -1,0 +1,40 @@
+// The parts a runtime is composed of, in prompt order (docs/architecture.md "Parts"): a new
+// capability (stickers, voice, people) is made here and joins the list; runtime.ts loops over it.
+import { join } from 'node:path'
+import { DEFAULT_MEMORY } from '../config/defaults'
+import type { HistorySide } from '../history/sides'
+import { Memory } from '../memory/memory'
+import { memoryPart } from '../memory/runtime-part'
+import type { RuntimePart } from '../part/runtime-part'
+import { Recall } from '../recall'
+import { recallPart } from '../recall/runtime-part'
+import type { TextCache } from '../resources/text'
+import type { RuntimeView } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+
+export interface PartsDeps {
+  view: RuntimeView
+  texts: TextCache
+  clock: Clock
+  botName?: string
+  /** the runtime's histories, read with a logger of the reader's own */
+  history(logger: Logger): HistorySide
+}
+
+export interface RuntimeParts {
+  /** local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13) */
+  memory: Memory
+  /** what was said, searched: the search tool and history:// (SPEC §17) */
+  recall: Recall
+  all: RuntimePart[]
+}
+
+export function runtimeParts(d: PartsDeps): RuntimeParts {
+  const { view } = d
+  const memory = new Memory({
+    root: join(view.home, 'local'), config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger,
+  })
+  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName })
+  return { memory, recall, all: [memoryPart(memory, view), recallPart(recall)] }
+}
