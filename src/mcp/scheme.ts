@@ -4,13 +4,12 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
 import { ResourceError } from '../resources/errors'
 import { imageDimensions } from '../resources/image-dimensions'
-import { pageString } from '../resources/paging'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from '../resources/types'
 import { clip } from '../util/clip'
 import type { McpConnection } from './connection'
 import { mcpUrl, parseMcpUrl } from './url'
-import { wholeRange } from '../resources/whole-range'
+import { textResult } from '../resources/text-result'
 
 export interface McpSchemeDeps {
   /** the profile's servers */
@@ -48,18 +47,8 @@ export function mcpScheme(o: McpSchemeDeps): SchemeHandler | undefined {
       if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) {
         throw new ResourceError('too_large', `the resource has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}`)
       }
-      const whole = {
-        kind: 'text' as const,
-        url,
-        text,
-        mediaType,
-        source: { url, offset: 0, line: 1, column: 1 },
-        range: { ...wholeRange(text, 1), totalChars: text.length },
-      }
-      if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
       const archiveType = mediaType.startsWith('application/json') ? 'application/json' : 'text/plain'
-      const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: archiveType, tool: 'read' })
-      return o.resources.read(archived, opts)
+      return textResult({ url, text, mediaType, archiveType }, opts, o)
     },
     async bytes(url, signal): Promise<MediaBytes> {
       const { contents } = await fetch(url, signal)

@@ -2,9 +2,9 @@
 // conversation around the message. A conversation reads only what its search may find: its own
 // history, and in cross mode every conversation of the runtime (a group never reads a private chat).
 import { ResourceError } from '../resources/errors'
-import { countLines, pageString } from '../resources/paging'
+import { countLines } from '../resources/paging'
 import type { ReadResult, SchemeHandler } from '../resources/types'
-import { wholeRange } from '../resources/whole-range'
+import { textResult } from '../resources/text-result'
 import { clip } from '../util/clip'
 import { historyUrl, parseHistoryUrl, renderPage, SCHEME } from './history-page'
 import type { RecallParts } from './parts'
@@ -35,18 +35,7 @@ export function historyScheme(recall: RecallParts): SchemeHandler {
       if (opts.whole && Buffer.byteLength(text) > opts.maxBytes) {
         throw new ResourceError('too_large', `the page has ${Buffer.byteLength(text)} bytes, more than ${opts.maxBytes}; ask for fewer messages`)
       }
-      const whole: ReadResult = {
-        kind: 'text',
-        url,
-        text,
-        mediaType: 'text/plain',
-        source: { url, offset: 0, line: 1, column: 1 },
-        range: { ...wholeRange(text, 1), totalChars: text.length },
-      }
-      if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
-      // longer than one page: archived, and paged from the artifact (SPEC §5.3)
-      const archived = await view.artifacts.write({ namespace: 'read', data: text, mediaType: 'text/plain', tool: 'read' })
-      return view.resources.read(archived, opts)
+      return textResult({ url, text, mediaType: 'text/plain' }, opts, view)
     },
     async bytes(url) {
       throw new ResourceError('forbidden', `${clip(url)} is a page of text, not media`)

@@ -3,11 +3,10 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown'
 import { imageDimensions } from '../image-dimensions'
 import { isTextualType, sniffMediaType } from '../media-type'
-import { pageString } from '../paging'
 import type { ReadOptions, ReadResult, SchemeHandler } from '../types'
 import type { ArtifactStore } from './artifact-store'
 import { httpGet } from './http-fetch'
-import { wholeRange } from '../whole-range'
+import { textResult } from '../text-result'
 
 export const HTTP_TIMEOUT_MS = 30_000
 export const HTTP_MAX_BYTES = 20 * 1024 * 1024
@@ -37,20 +36,10 @@ export function httpScheme(scheme: 'http' | 'https', o: HttpSchemeDeps): SchemeH
         const html = HTML.test(mediaType)
         const text = html ? NodeHtmlMarkdown.translate(decoded) : decoded
         if (html) mediaType = 'text/markdown'
-        const whole = {
-          kind: 'text' as const,
-          url,
-          text,
-          mediaType,
-          source: { url, offset: 0, line: 1, column: 1 },
-          range: { ...wholeRange(text, 1), totalChars: text.length },
-        }
-        if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
         const archiveType = mediaType.startsWith('application/json')
           ? 'application/json'
           : html ? 'text/markdown' : 'text/plain'
-        const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: archiveType, tool: 'read' })
-        return o.resources.read(archived, opts)
+        return textResult({ url, text, mediaType, archiveType }, opts, o)
       }
       const filename = decodeURIComponent(new URL(res.url).pathname.split('/').pop() || '') || undefined
       return {
