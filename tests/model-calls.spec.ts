@@ -8,6 +8,9 @@ import { FakeOpenAI, toolResultsOf } from './support/fake-openai'
 import { embeddingsReporting, type EmbeddingsWithUsage } from './support/embeddings-usage'
 import { runtimeHome } from '../src/runtime/runtime'
 import { usageToday } from '../src/console-data/summary'
+import type { RuntimeView } from '../src/tools/types'
+import { generateText, streamText } from 'ai'
+import { z } from 'zod'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 
@@ -88,5 +91,41 @@ describe('every model call is counted (issue 26)', function () {
     } finally {
       await spare.close()
     }
+  })
+
+  it('a model another plugin\'s tool calls through the runtime\'s view is counted too, streamed or not', async () => {
+    eye = await FakeOpenAI.start()
+    h = await Harness.start({ extraModels: [model('eye', eye.baseURL)] })
+    h.app.plugin({
+      name: 'helper', inject: ['kotodama'],
+      apply: (ctx: any) => ctx.kotodama.registerTool('ask_eye', (runtime: RuntimeView) => ({
+        description: 'Ask another model', inputSchema: z.object({ stream: z.boolean() }),
+        execute: async ({ stream }: { stream: boolean }) => {
+          const m = runtime.model('eye')!.model
+          if (!stream) return (await generateText({ model: m, prompt: 'hello' })).text
+          const s = streamText({ model: m, prompt: 'hello' })
+          return await s.text
+        },
+      })),
+    })
+    await h.idle()
+    eye.script(
+      { content: 'asked', usage: { prompt_tokens: 40, completion_tokens: 4 } },
+      { content: 'streamed', usage: { prompt_tokens: 60, completion_tokens: 6 } },
+    )
+    h.server.script(
+      { toolCalls: [call('ask_eye', { stream: false })] },
+      { toolCalls: [call('ask_eye', { stream: true })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('bob').receive('ask the other model')
+    await h.server.waitForRequests(3)
+    await h.settled()
+    expect(toolResultsOf(h.server.requests[2]).map(r => r.content)).to.deep.equal(['asked', 'streamed'])
+    const [runtime] = await h.app.kotodama.list()
+    const usage = Object.fromEntries(runtime.usage.snapshot().map(u => [u.model, u.today]))
+    expect(usage.eye).to.include({ requests: 2, errors: 0, promptTokens: 100, completionTokens: 10 })
+    // the steps of the turn are counted once each, not again through the view
+    expect(usage.main).to.include({ requests: 3 })
   })
 })

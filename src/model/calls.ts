@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { FailedStep, ModelHealth, withFailover, type Attempt, type FailoverPort } from './failover'
 import type { ModelHandle } from './provider'
+import { countedModel, type CountUsage } from './counted-model'
 
 /**
  * Whether a kind of call tries the first model's `fallback` when it is unavailable (docs/providers.md
@@ -75,9 +76,26 @@ export class ModelCalls {
   readonly health: ModelHealth
   /** handles whose `embed` is counted, one per configured handle */
   private counted = new WeakMap<ModelHandle, ModelHandle>()
+  /** the same, their language model counted too (viewHandle) */
+  private viewed = new WeakMap<ModelHandle, ModelHandle>()
 
   constructor(private o: { models: Map<string, ModelHandle>; usage: UsageSink; clock: Clock; logger: Logger; health?: ModelHealth }) {
     this.health = o.health ?? new ModelHealth(o.clock, o.logger)
+  }
+
+  /**
+   * The model `id` as other plugins' tools and schemes get it (the runtime's view): its requests
+   * and its `embed` counted here; undefined when no entry has that id.
+   */
+  viewHandle(id: string): ModelHandle | undefined {
+    const raw = this.o.models.get(id)
+    if (!raw) return undefined
+    let h = this.viewed.get(raw)
+    if (!h) {
+      const count: CountUsage = (ok, latencyMs, u) => this.o.usage.record(id, { model: id, latencyMs, ...(u ? stepTokens(u) : {}) }, ok)
+      this.viewed.set(raw, h = { ...this.handle(id)!, model: countedModel(raw.model, this.o.clock, count) })
+    }
+    return h
   }
 
   /** The model `id`, its `embed` counted here; undefined when no entry has that id. */

@@ -80,7 +80,7 @@ export class Runtime {
     this.view = Object.freeze({
       profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
-      model: (id: string) => this.calls.handle(id),
+      model: (id: string) => this.calls.viewHandle(id),
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
