@@ -2,7 +2,7 @@
 // QQ through the real koishi-plugin-adapter-onebot (6.9.4) connected to it. Each test names the source its rule follows.
 import { expect } from 'chai'
 import { WebSocket } from 'ws'
-import type { Session } from 'koishi'
+import { Session, Universal } from 'koishi'
 import { FakeNapCat, seg } from './support/fakes/onebot'
 import { OneBotHarness, call } from './support/onebot-harness'
 import { lastUserText } from './support/fake-openai'
@@ -177,6 +177,19 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     const [sent] = await h.napcat.waitForSent(1)
     expect(sent).to.deep.include({ action: 'send_private_msg', message_type: 'private', target: 2002, segments: [seg.text('hi in private')] })
     await h.settled()
+  })
+
+  // koishi-plugin-adapter-onebot src/ws.ts accept (close → bot.offline); 6.9.4 does not reconnect in `ws` mode (its PR #81)
+  it('after the socket drops the bot is offline; reloading the adapter brings it back and a mention is answered', async () => {
+    h = await OneBotHarness.start()
+    h.napcat.disconnect()
+    await h.until(() => h.bot?.status !== Universal.Status.ONLINE, 'the bot to go offline')
+    await h.reloadAdapter()
+    expect(h.napcat.connections.filter(c => c.socket.readyState === WebSocket.OPEN)).to.have.length(1)
+    h.server.script({ toolCalls: [call('send_message', { messages: ['back again'] })] })
+    await h.napcat.groupMessage({ group: 555, user: 2001, segments: [seg.at(10001), seg.text(' still there?')] })
+    const [sent] = await h.napcat.waitForSent(1)
+    expect(sent.segments).to.deep.equal([seg.text('back again')])
   })
 
   // koishi-plugin-adapter-onebot src/utils.ts adaptSession; the notices' fields: NapCat event/notice/*

@@ -34,6 +34,11 @@ export interface OneBotHarnessOptions {
   model?: any
   /** the plugin's data folder (the caller creates and removes it); default a fresh temporary one */
   dataDir?: string
+  /**
+   * more of the adapter's config. The harness sets `retryTimes: 0` (a dropped socket leaves the bot offline at once,
+   * as 6.9.4 does in the end anyway); `{ retryTimes: 3 }` lets the adapter try its own (broken) reconnect.
+   */
+  adapter?: Record<string, unknown>
   /** more plugin config (codemode, mcp, storage ...) */
   config?: Record<string, unknown>
 }
@@ -75,7 +80,7 @@ export class OneBotHarness {
     }
     const adapterConfig: any = {
       selfId: String(selfId), protocol: 'ws', endpoint: napcat.url, responseTimeout: o.responseTimeout ?? 3000,
-      retryTimes: 0, retryInterval: 200, retryLazy: 200, ...(o.token ? { token: o.token } : {}),
+      retryTimes: 0, retryInterval: 200, retryLazy: 200, ...(o.token ? { token: o.token } : {}), ...o.adapter,
     }
     const app = new App({ i18n: { locales: ['en-US', 'zh-CN'] } } as any)
     const h = new OneBotHarness(app, napcat, server, dataDir, config, adapterConfig)
