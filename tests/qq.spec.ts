@@ -110,6 +110,33 @@ describe('fake QQ OpenAPI', () => {
     ws.close()
   })
 
+  it('resumes a session: the events after the bot\'s seq again, then RESUMED (event-emit.md "恢复登录态 Session")', async () => {
+    await exchange(fake)
+    const first = await gatewayBot(fake)
+    const ready = first.frames.find(f => f.t === 'READY')
+    fake.drop()
+    await first.until(() => first.ws.readyState === WebSocket.CLOSED)
+    // the same session on a new socket: events flow again after RESUMED
+    const ws = new WebSocket(fake.gatewayUrl)
+    const frames: any[] = []
+    ws.on('message', raw => frames.push(JSON.parse(String(raw))))
+    await first.until(() => frames.some(f => f.op === Opcode.HELLO))
+    ws.send(JSON.stringify({ op: Opcode.RESUME, d: { token: `QQBot ${fake.accessToken}`, session_id: ready.d.session_id, seq: ready.s } }))
+    await first.until(() => frames.some(f => f.t === 'RESUMED'))
+    const d = fake.groupAt({ group: 'G1', member: 'M1', content: ' after' })
+    await first.until(() => frames.some(f => f.t === 'GROUP_AT_MESSAGE_CREATE'))
+    expect(frames.find(f => f.t === 'GROUP_AT_MESSAGE_CREATE').d.id).to.equal(d.id)
+    // a wrong session is refused with Invalid Session (op 9)
+    const stranger = new WebSocket(fake.gatewayUrl)
+    const seen: any[] = []
+    stranger.on('message', raw => seen.push(JSON.parse(String(raw))))
+    await first.until(() => seen.some(f => f.op === Opcode.HELLO))
+    stranger.send(JSON.stringify({ op: Opcode.RESUME, d: { token: `QQBot ${fake.accessToken}`, session_id: 'nope', seq: 1 } }))
+    await first.until(() => seen.some(f => f.op === Opcode.INVALID_SESSION))
+    ws.close()
+    stranger.close()
+  })
+
   it('does not send an event the bot did not subscribe to (event-emit.md "事件订阅Intents")', async () => {
     await exchange(fake)
     const { ws } = await gatewayBot(fake, 1 << 30)
