@@ -5,7 +5,7 @@ import { WebSocket } from 'ws'
 import { Session, Universal } from 'koishi'
 import { FakeNapCat, seg } from './support/fakes/onebot'
 import { OneBotHarness, call } from './support/onebot-harness'
-import { lastUserText } from './support/fake-openai'
+import { lastUserText, toolResultsOf } from './support/fake-openai'
 
 /** A bare OneBot client: every frame it receives, and `act` resolving with the answer of the same echo. */
 async function client(napcat: FakeNapCat, o: { path?: string; token?: string } = {}) {
@@ -165,6 +165,19 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     await h.settled()
     expect(h.server.requests).to.have.length(1)
     expect(h.warnings()).to.deep.equal([])
+  })
+
+  // koishi-plugin-adapter-onebot src/bot/index.ts (SenderError: the action, its args and the retcode)
+  it('a refused send tells the mind the action and its retcode, not the request it echoes (issue 27 finding 2)', async () => {
+    h = await OneBotHarness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['hello Alice'] })] }).fallback({ toolCalls: [call('finish', {})] })
+    h.napcat.fail('send_group_msg', { retcode: 1200, message: 'muted', wording: '禁言中' }, 1)
+    await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' hi')] })
+    await h.server.waitForRequests(2)
+    await h.settled()
+    const told = JSON.parse(toolResultsOf(h.server.requests[1]).at(-1)!.content)
+    expect(told.error).to.deep.equal({ name: 'SendFailed', message: 'send_group_msg failed: retcode 1200' })
+    expect(h.warnings().some(w => w.endsWith('was refused: send_group_msg failed: retcode 1200'))).to.equal(true)
   })
 
   // koishi-plugin-adapter-onebot src/bot/message.ts (a `private:` channel → sendPrivateMsg)

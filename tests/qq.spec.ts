@@ -272,6 +272,23 @@ describe('kotodama through @satorijs/adapter-qq and the fake QQ API', () => {
     expect(caught.errors?.[0]?.response?.data).to.include({ code: 304027, message: QQ_ERRORS.MSG_EXPIRE.message })
   })
 
+  it('a refused send tells the mind and the log the platform\'s words: QQ\'s code and message (issue 27 finding 2; error.md)', async () => {
+    h = await QQHarness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['one'] })] }).fallback({ toolCalls: [call('finish', {})] })
+    // past the reply window (or, without a passive reply, over the proactive quota): QQ refuses it
+    h.qq.advance(6 * MIN)
+    h.qq.groupAt({ group: 'G1', member: 'M1', content: ' hello' })
+    await h.server.waitForRequests(2)
+    await h.settled()
+    const refusal = h.qq.outbound[0].error!
+    expect(refusal.code).to.be.oneOf([22009, 304027])
+    const told = JSON.parse(toolResultsOf(h.server.requests[1]).at(-1)!.content)
+    expect(told).to.deep.include({ ok: false, sent: [], failedAt: 0 })
+    expect(told.error.message).to.equal(`HTTP ${refusal.status}: code ${refusal.code}: ${refusal.message}`)
+    expect(told.error.message).to.not.match(/https?:|127\.0\.0\.1/)
+    expect(h.warnings().some(w => w.includes(`code ${refusal.code}: ${refusal.message}`))).to.equal(true)
+  })
+
   it('a group @-message reaches kotodama and the model (event.md GROUP_AT_MESSAGE_CREATE)', async () => {
     h = await QQHarness.start()
     h.server.script({ toolCalls: [call('send_message', { messages: ['one', 'two', 'three'] })] }).fallback({ toolCalls: [call('finish', {})] })

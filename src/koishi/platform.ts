@@ -7,6 +7,7 @@ import { httpGet } from '../resources/schemes/http-fetch'
 
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
+  const log = ctx.logger('kotodama')
   return {
     // The console's sandbox bots have no connection and never report online.
     isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
@@ -15,9 +16,10 @@ export function koishiPlatform(ctx: Context): Platform {
       if (!b) throw new Error(`bot ${id} is not connected`)
       try {
         return await b.sendMessage(raw ?? rawChannel(channel), content, guildId)
-      } catch (e: any) {
-        const first = e instanceof AggregateError ? e.errors[0] : e
-        throw new Error(first?.message || String(first))
+      } catch (e) {
+        const words = platformWords(e)
+        log.warn('a message to %s of bot %s was refused: %s', channel, id, words)
+        throw new Error(words)
       }
     },
     async typing(id, channel) {
@@ -64,4 +66,25 @@ export async function readCapped(raw: Response, maxBytes: number): Promise<Buffe
     chunks.push(Buffer.from(value))
   }
   return Buffer.concat(chunks)
+}
+
+/**
+ * A refused send in the platform's own words (SPEC §19): Satori throws its own AggregateError
+ * class, not the global one, holding each attempt's error; an HTTP error carries the platform's
+ * body (QQ's `{ code, message }`); the OneBot adapter's error keeps only the action's retcode. Never a URL.
+ */
+export function platformWords(e: unknown): string {
+  const all = (e as { errors?: unknown[] } | undefined)?.errors
+  const first: any = Array.isArray(all) && all.length ? all[0] : e
+  const data = first?.response?.data
+  if (data && typeof data === 'object') {
+    const code = data.code ?? data.retcode ?? data.err_code
+    const text = data.message ?? data.wording ?? data.msg
+    const status = first.response.status && `HTTP ${first.response.status}`
+    if (code !== undefined || text) return [status, code !== undefined && `code ${code}`, text].filter(Boolean).join(': ')
+  }
+  // koishi-plugin-adapter-onebot's SenderError: the action and its retcode, not the whole request it echoes
+  const onebot = /^Error with request (\S+), args: .*, retcode: (-?\d+)$/s.exec(first?.message ?? '')
+  if (onebot) return `${onebot[1]} failed: retcode ${onebot[2]}`
+  return String(first?.message || first || 'the platform refused the message').replace(/\bhttps?:\/\/\S+/g, '<url>')
 }
