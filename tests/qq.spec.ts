@@ -274,19 +274,45 @@ describe('kotodama through @satorijs/adapter-qq and the fake QQ API', () => {
 
   it('a refused send tells the mind and the log the platform\'s words: QQ\'s code and message (issue 27 finding 2; error.md)', async () => {
     h = await QQHarness.start()
-    h.server.script({ toolCalls: [call('send_message', { messages: ['one'] })] }).fallback({ toolCalls: [call('finish', {})] })
-    // past the reply window (or, without a passive reply, over the proactive quota): QQ refuses it
-    h.qq.advance(6 * MIN)
+    // the model answers late: QQ's clock passes the 5-minute reply window while it thinks
+    h.server.script({ toolCalls: [call('send_message', { messages: ['one'] })], delayMs: 150 }).fallback({ toolCalls: [call('finish', {})] })
     h.qq.groupAt({ group: 'G1', member: 'M1', content: ' hello' })
+    await h.server.waitForRequests(1)
+    h.qq.advance(6 * MIN)
     await h.server.waitForRequests(2)
     await h.settled()
     const refusal = h.qq.outbound[0].error!
-    expect(refusal.code).to.be.oneOf([22009, 304027])
+    expect(refusal.code).to.equal(QQ_ERRORS.MSG_EXPIRE.code)
     const told = JSON.parse(toolResultsOf(h.server.requests[1]).at(-1)!.content)
     expect(told).to.deep.include({ ok: false, sent: [], failedAt: 0 })
     expect(told.error.message).to.equal(`HTTP ${refusal.status}: code ${refusal.code}: ${refusal.message}`)
     expect(told.error.message).to.not.match(/https?:|127\.0\.0\.1/)
     expect(h.warnings().some(w => w.includes(`code ${refusal.code}: ${refusal.message}`))).to.equal(true)
+  })
+
+  it('three messages of one send_message answer a group message as passive replies: its msg_id, msg_seq 1, 2, 3 (send.md, issue 27)', async () => {
+    h = await QQHarness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['one', 'two', 'three'] })] }).fallback({ toolCalls: [call('finish', {})] })
+    const g = h.qq.groupAt({ group: 'G1', member: 'M1', content: ' hello' })
+    await h.until(() => h.qq.outbound.length === 3, 'three replies')
+    await h.settled()
+    expect(h.qq.outbound.map(m => [m.request.path, m.body.content, m.body.msg_id, m.body.msg_seq, m.kind, m.error?.code ?? 'ok'])).to.deep.equal([
+      ['/v2/groups/G1/messages', 'one', g.id, 1, 'passive', 'ok'],
+      ['/v2/groups/G1/messages', 'two', g.id, 2, 'passive', 'ok'],
+      ['/v2/groups/G1/messages', 'three', g.id, 3, 'passive', 'ok'],
+    ])
+    expect(h.warnings()).to.deep.equal([])
+  })
+
+  it('a single chat is answered through /v2/users/{openid}/messages as a passive reply (send.md "单聊", issue 27)', async () => {
+    h = await QQHarness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['hello back'] })] }).fallback({ toolCalls: [call('finish', {})] })
+    const d = h.qq.c2c({ user: 'U1', content: 'are you there' })
+    await h.until(() => h.qq.outbound.length === 1, 'the reply')
+    await h.settled()
+    expect(h.qq.outbound.map(m => [m.request.path, m.body.msg_id, m.body.msg_seq, m.kind, m.error?.code ?? 'ok'])).to.deep.equal([
+      ['/v2/users/U1/messages', d.id, 1, 'passive', 'ok'],
+    ])
   })
 
   it('a group @-message reaches kotodama and the model (event.md GROUP_AT_MESSAGE_CREATE)', async () => {

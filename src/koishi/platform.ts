@@ -4,18 +4,22 @@ import { rawChannel } from '../claims/channel-key'
 import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
 import { httpGet } from '../resources/schemes/http-fetch'
+import { ReplyContexts } from './reply-context'
 
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
   const log = ctx.logger('kotodama')
+  const replies = new ReplyContexts()
   return {
     // The console's sandbox bots have no connection and never report online.
     isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
-    async send({ bot: id, channel, content, guildId, rawChannel: raw }) {
+    async send(m) {
+      const { bot: id, channel, content, guildId } = m
       const b = bot(id)
       if (!b) throw new Error(`bot ${id} is not connected`)
+      const target = m.rawChannel ?? rawChannel(channel)
       try {
-        return await b.sendMessage(raw ?? rawChannel(channel), content, guildId)
+        return await b.sendMessage(target, content, guildId, replies.options(b, m, target))
       } catch (e) {
         const words = platformWords(e)
         log.warn('a message to %s of bot %s was refused: %s', channel, id, words)
