@@ -167,6 +167,21 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     expect(h.warnings()).to.deep.equal([])
   })
 
+  // LLOneBot src/onebot11/entities.ts (`mface` with its gif's url); the adapter passes unknown segments through
+  it('a market face reaches the model without its platform URL (issue 27 finding 3)', async () => {
+    h = await OneBotHarness.start()
+    h.server.script({ toolCalls: [call('finish', {})] })
+    const url = 'https://gxh.vip.qq.com/club/item/parcel/item/a1/a1b2c3/raw300.gif'
+    const mface = seg.mface({ emoji_id: 'a1b2c3', emoji_package_id: 230245, key: 'k3y', summary: '[好耶]', url })
+    await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' look '), mface] })
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const text = lastUserText(h.server.requests[0])
+    expect(text).to.include('<mface').and.include('summary="[好耶]"')
+    expect(text).to.not.include('gxh.vip.qq.com')
+    expect(JSON.stringify(h.server.requests[0].body)).to.not.match(/https?:\/\/gxh/)
+  })
+
   // koishi-plugin-adapter-onebot src/bot/index.ts (SenderError: the action, its args and the retcode)
   it('a refused send tells the mind the action and its retcode, not the request it echoes (issue 27 finding 2)', async () => {
     h = await OneBotHarness.start()

@@ -53,9 +53,23 @@ async function replaceMedia(elements: h[], assets: AssetStore): Promise<h[]> {
       }
       continue
     }
-    out.push(el.children?.length ? h(el.type, el.attrs, await replaceMedia(el.children, assets)) : el)
+    const attrs = withoutLinks(el.attrs)
+    if (el.children?.length) out.push(h(el.type, attrs, await replaceMedia(el.children, assets)))
+    else out.push(attrs === el.attrs ? el : h(el.type, attrs))
   }
   return out
+}
+
+const LINK = /^\s*(https?|file|ftp):\/\//i
+
+/**
+ * An element the edge does not know may carry a platform link in an attribute (LLOneBot's
+ * `mface` has its gif's `url`): such attributes are left out, so a platform URL never reaches the
+ * model (SPEC §19). The element itself stays, with its other attributes.
+ */
+function withoutLinks(attrs: Record<string, any> | undefined): Record<string, any> {
+  if (!attrs || !Object.values(attrs).some(v => typeof v === 'string' && LINK.test(v))) return attrs ?? {}
+  return Object.fromEntries(Object.entries(attrs).filter(([, v]) => !(typeof v === 'string' && LINK.test(v))))
 }
 
 /** Keeps only small descriptive attributes of media elements. */
