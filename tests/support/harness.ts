@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
-import { App, Bot, h as hh, Logger } from 'koishi'
+import { App, Bot, h as hh } from 'koishi'
 import mock from '@koishijs/plugin-mock'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
+import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 
-const realSetTimeout = globalThis.setTimeout
 
 export interface Sent {
   bot: string
@@ -120,12 +120,7 @@ export class Harness {
   }
 
   private captureLogs() {
-    const target: Logger.Target = {
-      colors: 0,
-      record: (record: Logger.Record) => { this.logs.push({ level: record.type, text: record.content }) },
-    }
-    Logger.targets.push(target)
-    this.untarget = () => { const i = Logger.targets.indexOf(target); if (i >= 0) Logger.targets.splice(i, 1) }
+    this.untarget = captureLogs(this.logs)
   }
 
   private untarget = () => {}
@@ -160,36 +155,22 @@ export class Harness {
   }
 
   /** Resolves when `cond` holds, polling on real time. */
-  async until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    const start = Date.now()
-    while (!cond()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-      await new Promise(r => realSetTimeout(r, 5))
-    }
+  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+    return until(cond, what, timeoutMs)
   }
 
   /** Lets pending async work run (real time). */
   idle(ms = 20): Promise<void> {
-    return new Promise(r => realSetTimeout(r, ms))
+    return idle(ms)
   }
 
   /** Waits until no conversation runs a turn. */
-  async settled(timeoutMs = 8000): Promise<void> {
-    const start = Date.now()
-    for (;;) {
-      const runtimes = await this.app.kotodama?.list() ?? []
-      const statuses = await Promise.all(runtimes.map(r => r.status()))
-      if (statuses.flat().every(c => !c.busy)) {
-        await Promise.all(runtimes.map(r => r.written()))
-        return
-      }
-      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
-      await this.idle(5)
-    }
+  settled(timeoutMs = 8000): Promise<void> {
+    return settled(this.app, timeoutMs)
   }
 
   warnings(): string[] {
-    return this.logs.filter(l => l.level === 'warn' || l.level === 'error').map(l => l.text)
+    return warningsOf(this.logs)
   }
 
   async reload(config = this.config): Promise<void> {

@@ -6,17 +6,17 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { App, Bot, Logger, Universal } from 'koishi'
+import { App, Bot, Universal } from 'koishi'
 import { HTTP as http } from '@koishijs/plugin-http'
 import onebot from 'koishi-plugin-adapter-onebot'
 import * as kotodama from '../../src'
+import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 import { FakeNapCat, FakeNapCatOptions } from './fakes/onebot'
 import { FAST_TYPING, NO_DEBOUNCE } from './harness'
 
 export { FAST_TYPING, NO_DEBOUNCE, NO_TYPING, typingBetween, call } from './harness'
 
-const realSetTimeout = globalThis.setTimeout
 
 export interface OneBotHarnessOptions {
   /** the bot's QQ number; default 10001 */
@@ -96,12 +96,7 @@ export class OneBotHarness {
   }
 
   private captureLogs() {
-    const target: Logger.Target = {
-      colors: 0,
-      record: (record: Logger.Record) => { this.logs.push({ level: record.type, text: record.content }) },
-    }
-    Logger.targets.push(target)
-    this.untarget = () => { const i = Logger.targets.indexOf(target); if (i >= 0) Logger.targets.splice(i, 1) }
+    this.untarget = captureLogs(this.logs)
   }
 
   /** Resolves when the adapter's bot is online (it has connected and `get_login_info` answered). */
@@ -121,36 +116,22 @@ export class OneBotHarness {
   }
 
   /** Resolves when `cond` holds, polling on real time. */
-  async until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    const start = Date.now()
-    while (!cond()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-      await new Promise(r => realSetTimeout(r, 5))
-    }
+  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+    return until(cond, what, timeoutMs)
   }
 
   /** Lets pending async work run (real time). */
   idle(ms = 20): Promise<void> {
-    return new Promise(r => realSetTimeout(r, ms))
+    return idle(ms)
   }
 
   /** Waits until no conversation runs a turn. */
-  async settled(timeoutMs = 8000): Promise<void> {
-    const start = Date.now()
-    for (;;) {
-      const runtimes = await this.app.kotodama?.list() ?? []
-      const statuses = await Promise.all(runtimes.map(r => r.status()))
-      if (statuses.flat().every(c => !c.busy)) {
-        await Promise.all(runtimes.map(r => r.written()))
-        return
-      }
-      if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
-      await this.idle(5)
-    }
+  settled(timeoutMs = 8000): Promise<void> {
+    return settled(this.app, timeoutMs)
   }
 
   warnings(): string[] {
-    return this.logs.filter(l => l.level === 'warn' || l.level === 'error').map(l => l.text)
+    return warningsOf(this.logs)
   }
 
   async reload(config = this.config): Promise<void> {

@@ -9,9 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mock as nodeMock } from 'node:test'
-import { App, Bot, Logger, Universal } from 'koishi'
+import { App, Bot, Universal } from 'koishi'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
+import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 import { FakeQQ, FakeQQOptions, Intents } from './fakes/qq/fake-qq'
 import { FAST_TYPING, NO_DEBOUNCE } from './harness'
@@ -19,8 +20,6 @@ import { FAST_TYPING, NO_DEBOUNCE } from './harness'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const QQBot = require('@satorijs/adapter-qq').default
 
-const realSetTimeout = globalThis.setTimeout
-const realNow = Date.now.bind(Date)
 const TOKEN_HOST = 'https://bots.qq.com'
 
 export { FAST_TYPING, NO_DEBOUNCE }
@@ -101,12 +100,7 @@ export class QQHarness {
   }
 
   private captureLogs() {
-    const target: Logger.Target = {
-      colors: 0,
-      record: (record: Logger.Record) => { this.logs.push({ level: record.type, text: record.content }) },
-    }
-    Logger.targets.push(target)
-    this.untarget = () => { const i = Logger.targets.indexOf(target); if (i >= 0) Logger.targets.splice(i, 1) }
+    this.untarget = captureLogs(this.logs)
   }
 
   private recordSends(bot: Bot) {
@@ -126,35 +120,22 @@ export class QQHarness {
   }
 
   /** Resolves when `cond` holds, polling on real time. */
-  async until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    const start = realNow()
-    while (!cond()) {
-      if (realNow() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-      await new Promise(r => realSetTimeout(r, 5))
-    }
+  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+    return until(cond, what, timeoutMs)
   }
 
+  /** Lets pending async work run (real time). */
   idle(ms = 20): Promise<void> {
-    return new Promise(r => realSetTimeout(r, ms))
+    return idle(ms)
   }
 
   /** Waits until no conversation runs a turn. */
-  async settled(timeoutMs = 8000): Promise<void> {
-    const start = realNow()
-    for (;;) {
-      const runtimes = await this.app.kotodama?.list() ?? []
-      const statuses = await Promise.all(runtimes.map(r => r.status()))
-      if (statuses.flat().every(c => !c.busy)) {
-        await Promise.all(runtimes.map(r => r.written()))
-        return
-      }
-      if (realNow() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
-      await this.idle(5)
-    }
+  settled(timeoutMs = 8000): Promise<void> {
+    return settled(this.app, timeoutMs)
   }
 
   warnings(): string[] {
-    return this.logs.filter(l => l.level === 'warn' || l.level === 'error').map(l => l.text)
+    return warningsOf(this.logs)
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,50 @@
+// What every Koishi test harness shares (plugin-mock's, OneBot's, QQ's): the log captured, waits on
+// real time (tests install fake timers, so the real clock is captured at load), turns settled.
+import type { App } from 'koishi'
+import { Logger } from 'koishi'
+
+const realSetTimeout = globalThis.setTimeout
+const realNow = Date.now.bind(Date)
+
+export interface LogLine {
+  level: string
+  text: string
+}
+
+/** Collects Koishi's log lines into `logs`; returns the undo. */
+export function captureLogs(logs: LogLine[]): () => void {
+  const target: Logger.Target = { colors: 0, record: (record: Logger.Record) => { logs.push({ level: record.type, text: record.content }) } }
+  Logger.targets.push(target)
+  return () => { const i = Logger.targets.indexOf(target); if (i >= 0) Logger.targets.splice(i, 1) }
+}
+
+export const warningsOf = (logs: LogLine[]): string[] => logs.filter(l => l.level === 'warn' || l.level === 'error').map(l => l.text)
+
+/** Lets pending async work run (real time). */
+export function idle(ms = 20): Promise<void> {
+  return new Promise(r => realSetTimeout(r, ms))
+}
+
+/** Resolves when `cond` holds, polling on real time. */
+export async function until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+  const start = realNow()
+  while (!cond()) {
+    if (realNow() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
+    await idle(5)
+  }
+}
+
+/** Waits until no conversation of the app's kotodama runs a turn, and what they appended is written. */
+export async function settled(app: App, timeoutMs = 8000): Promise<void> {
+  const start = realNow()
+  for (;;) {
+    const runtimes = await app.kotodama?.list() ?? []
+    const statuses = await Promise.all(runtimes.map(r => r.status()))
+    if (statuses.flat().every(c => !c.busy)) {
+      await Promise.all(runtimes.map(r => r.written()))
+      return
+    }
+    if (realNow() - start > timeoutMs) throw new Error('timed out waiting for turns to end')
+    await idle(5)
+  }
+}
