@@ -2,12 +2,18 @@
 // 'private:<user>' id; other channels read 'group:<id>'. Claims and targets accept either form.
 
 const GROUP = 'group:'
+const PRIVATE = 'private:'
+
+/** A key of a private chat (a single chat with one person). */
+export function isDirectKey(key: string): boolean {
+  return key.startsWith(PRIVATE)
+}
 
 export function channelKey(rawChannelId: string, direct: boolean, userId?: string): string {
   // a direct chat is `private:<user>` whatever the platform calls it (the sandbox: `@alice`,
   // Discord: a DM channel id); sends go to the platform's own id, which the fact keeps
-  if (direct && !rawChannelId.startsWith('private:') && userId) return `private:${userId}`
-  if (direct || rawChannelId.startsWith('private:') || rawChannelId.startsWith(GROUP)) return rawChannelId
+  if (direct && !isDirectKey(rawChannelId) && userId) return `${PRIVATE}${userId}`
+  if (direct || isDirectKey(rawChannelId) || rawChannelId.startsWith(GROUP)) return rawChannelId
   return GROUP + rawChannelId
 }
 
@@ -24,5 +30,5 @@ export function channelForms(key: string): string[] {
 
 /** A target the model wrote, in the canonical form. */
 export function normalizeTarget(channel: string): string {
-  return channel.startsWith('private:') || channel.startsWith(GROUP) ? channel : GROUP + channel
+  return isDirectKey(channel) || channel.startsWith(GROUP) ? channel : GROUP + channel
 }

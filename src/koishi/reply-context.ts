@@ -4,6 +4,7 @@
 // passive reply (`msg_id`, an increasing `msg_seq` kept on the session) only from `options.session`.
 import { LRUCache } from 'lru-cache'
 import { Universal, type Bot, type Session } from 'koishi'
+import { isDirectKey } from '../claims/channel-key'
 import type { OutboundMessage } from '../runtime/types'
 
 /** adapters that answer a message only with the session it came in */
@@ -21,7 +22,7 @@ export class ReplyContexts {
     const key = `${bot.sid}\u0000${m.channel}\u0000${m.replyTo.id}`
     let session = this.sessions.get(key)
     if (!session) {
-      const direct = m.channel.startsWith('private:')
+      const direct = isDirectKey(m.channel)
       session = bot.session({
         type: 'message', timestamp: m.replyTo.at,
         channel: { id: rawId, type: direct ? Universal.Channel.Type.DIRECT : Universal.Channel.Type.TEXT },
