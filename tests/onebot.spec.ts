@@ -3,7 +3,7 @@
 import { expect } from 'chai'
 import { WebSocket } from 'ws'
 import { Session, Universal } from 'koishi'
-import { FakeNapCat, seg } from './support/fakes/onebot'
+import { FakeNapCat, seg, shareCard } from './support/fakes/onebot'
 import { OneBotHarness, call } from './support/onebot-harness'
 import { lastUserText, toolResultsOf } from './support/fake-openai'
 
@@ -180,6 +180,19 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     expect(text).to.include('<mface').and.include('summary="[好耶]"')
     expect(text).to.not.include('gxh.vip.qq.com')
     expect(JSON.stringify(h.server.requests[0].body)).to.not.match(/https?:\/\/gxh/)
+  })
+
+  // SPEC §19 "cards (json/xml, shares): title, description and link"; the card as QQ sends it (an ark)
+  it('a share card reaches the model as its title, description and link, without the platform\'s preview picture', async () => {
+    h = await OneBotHarness.start()
+    h.server.script({ toolCalls: [call('finish', {})] })
+    const card = shareCard({ title: '猫咪合集', desc: '十分钟的猫', url: 'https://b23.tv/abc123' })
+    await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' look '), seg.json(card)] })
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const text = lastUserText(h.server.requests[0])
+    expect(text).to.include('[card: 猫咪合集 — 十分钟的猫 (https://b23.tv/abc123)]')
+    expect(text).to.not.include('example.invalid').and.not.include('com.tencent.structmsg')
   })
 
   // koishi-plugin-adapter-onebot src/bot/index.ts (SenderError: the action, its args and the retcode)

@@ -4,6 +4,7 @@ import { channelKey, rawChannel } from '../claims/channel-key'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Fact } from '../history/entries'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
+import { renderCard } from './inbound/card'
 import { namesBot } from './mentions'
 
 
@@ -51,6 +52,11 @@ async function replaceMedia(elements: h[], assets: AssetStore): Promise<h[]> {
       } catch {
         out.push(h.text(`[${el.type} that could not be stored]`))
       }
+      continue
+    }
+    const card = renderCard(el)
+    if (card) {
+      out.push(card)
       continue
     }
     const attrs = withoutLinks(el.attrs)
