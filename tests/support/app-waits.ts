@@ -48,3 +48,34 @@ export async function settled(app: App, timeoutMs = 8000): Promise<void> {
     await idle(5)
   }
 }
+
+/** What every harness offers over its app: its log, real-time waits, settled turns. */
+export abstract class AppHarness {
+  abstract readonly app: App
+  readonly logs: LogLine[] = []
+  protected untarget = () => {}
+
+  /** Starts collecting Koishi's log lines (undone by `untarget`). */
+  protected captureLogs(): void {
+    this.untarget = captureLogs(this.logs)
+  }
+
+  /** Resolves when `cond` holds, polling on real time. */
+  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+    return until(cond, what, timeoutMs)
+  }
+
+  /** Lets pending async work run (real time). */
+  idle(ms = 20): Promise<void> {
+    return idle(ms)
+  }
+
+  /** Waits until no conversation runs a turn. */
+  settled(timeoutMs = 8000): Promise<void> {
+    return settled(this.app, timeoutMs)
+  }
+
+  warnings(): string[] {
+    return warningsOf(this.logs)
+  }
+}

@@ -7,7 +7,7 @@ import { App, Bot, h as hh } from 'koishi'
 import mock from '@koishijs/plugin-mock'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
-import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
+import { AppHarness } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 
 
@@ -68,12 +68,11 @@ export const NO_TYPING = typingBetween(0)
 /** No burst wait: a mention starts its turn at once (the tests of SPEC §15 set their own timing). */
 export const NO_DEBOUNCE = { debounceMs: 0, debounceMaxMs: 0 }
 
-export class Harness {
+export class Harness extends AppHarness {
   /** every send made with bot.sendMessage (kotodama's), with or without a session; not Koishi's replies */
   readonly sent: Sent[] = []
   /** every send, Koishi's replies through session.send included (those are also read with client.receive) */
   readonly allSent: AnySent[] = []
-  readonly logs: { level: string; text: string }[] = []
   private sendCount = 0
   /** the default mock bot's selfId */
   selfId = '514'
@@ -83,7 +82,9 @@ export class Harness {
 
   private constructor(
     readonly app: App, readonly server: FakeOpenAI, readonly dataDir: string, readonly config: any, private failSend?: HarnessOptions['failSend'],
-  ) {}
+  ) {
+    super()
+  }
 
   static async start(o: HarnessOptions = {}): Promise<Harness> {
     const server = await FakeOpenAI.start()
@@ -119,11 +120,6 @@ export class Harness {
     return h
   }
 
-  private captureLogs() {
-    this.untarget = captureLogs(this.logs)
-  }
-
-  private untarget = () => {}
 
   /**
    * Every send is recorded in `allSent`; those not made by session.send also in `sent` and count for
@@ -152,25 +148,6 @@ export class Harness {
   client(user: string, channel?: string, selfId = this.selfId) {
     const bot = this.app.bots.find(b => b.selfId === selfId) as any
     return bot.client(user, channel)
-  }
-
-  /** Resolves when `cond` holds, polling on real time. */
-  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    return until(cond, what, timeoutMs)
-  }
-
-  /** Lets pending async work run (real time). */
-  idle(ms = 20): Promise<void> {
-    return idle(ms)
-  }
-
-  /** Waits until no conversation runs a turn. */
-  settled(timeoutMs = 8000): Promise<void> {
-    return settled(this.app, timeoutMs)
-  }
-
-  warnings(): string[] {
-    return warningsOf(this.logs)
   }
 
   async reload(config = this.config): Promise<void> {

@@ -10,7 +10,7 @@ import { App, Bot, Universal } from 'koishi'
 import { HTTP as http } from '@koishijs/plugin-http'
 import onebot from 'koishi-plugin-adapter-onebot'
 import * as kotodama from '../../src'
-import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
+import { AppHarness } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 import { FakeNapCat, FakeNapCatOptions } from './fakes/onebot'
 import { FAST_TYPING, NO_DEBOUNCE } from './harness'
@@ -43,17 +43,16 @@ export interface OneBotHarnessOptions {
   config?: Record<string, unknown>
 }
 
-export class OneBotHarness {
-  readonly logs: { level: string; text: string }[] = []
+export class OneBotHarness extends AppHarness {
   private ownsDataDir = true
   fork: ReturnType<App['plugin']>
   adapter: ReturnType<App['plugin']>
-  private untarget = () => {}
-
   private constructor(
     readonly app: App, readonly napcat: FakeNapCat, readonly server: FakeOpenAI, readonly dataDir: string,
     readonly config: any, readonly adapterConfig: any,
-  ) {}
+  ) {
+    super()
+  }
 
   /** `onebot:<selfId>` */
   get botId(): string {
@@ -95,9 +94,6 @@ export class OneBotHarness {
     return h
   }
 
-  private captureLogs() {
-    this.untarget = captureLogs(this.logs)
-  }
 
   /** Resolves when the adapter's bot is online (it has connected and `get_login_info` answered). */
   online(timeoutMs = 5000): Promise<void> {
@@ -113,25 +109,6 @@ export class OneBotHarness {
     await this.idle(50)
     this.adapter = this.app.plugin(onebot, this.adapterConfig)
     await this.online()
-  }
-
-  /** Resolves when `cond` holds, polling on real time. */
-  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    return until(cond, what, timeoutMs)
-  }
-
-  /** Lets pending async work run (real time). */
-  idle(ms = 20): Promise<void> {
-    return idle(ms)
-  }
-
-  /** Waits until no conversation runs a turn. */
-  settled(timeoutMs = 8000): Promise<void> {
-    return settled(this.app, timeoutMs)
-  }
-
-  warnings(): string[] {
-    return warningsOf(this.logs)
   }
 
   async reload(config = this.config): Promise<void> {

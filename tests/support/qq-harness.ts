@@ -12,7 +12,7 @@ import { mock as nodeMock } from 'node:test'
 import { App, Bot, Universal } from 'koishi'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
-import { captureLogs, idle, settled, until, warningsOf } from './app-waits'
+import { AppHarness } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 import { FakeQQ, FakeQQOptions, Intents } from './fakes/qq/fake-qq'
 import { FAST_TYPING, NO_DEBOUNCE } from './harness'
@@ -48,18 +48,17 @@ export interface QQSendCall {
   error?: string
 }
 
-export class QQHarness {
-  readonly logs: { level: string; text: string }[] = []
+export class QQHarness extends AppHarness {
   /** the QQ bot's sendMessage calls, in order */
   readonly sends: QQSendCall[] = []
   fork: ReturnType<App['plugin']> | undefined
   /** the adapter's plugin scope (disposed before the app stops: a bot disposed with the app throws, as plugin-mock's does) */
   adapter: ReturnType<App['plugin']> | undefined
-  private untarget = () => {}
-
   private constructor(
     readonly app: App, readonly qq: FakeQQ, readonly server: FakeOpenAI, readonly dataDir: string, readonly config: any,
-  ) {}
+  ) {
+    super()
+  }
 
   static async start(o: QQHarnessOptions = {}): Promise<QQHarness> {
     const qq = await FakeQQ.start(o.qq)
@@ -99,9 +98,6 @@ export class QQHarness {
     return this.app.bots.find(b => b.platform === 'qq')
   }
 
-  private captureLogs() {
-    this.untarget = captureLogs(this.logs)
-  }
 
   private recordSends(bot: Bot) {
     const original = bot.sendMessage
@@ -117,25 +113,6 @@ export class QQHarness {
         throw e
       }
     })
-  }
-
-  /** Resolves when `cond` holds, polling on real time. */
-  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
-    return until(cond, what, timeoutMs)
-  }
-
-  /** Lets pending async work run (real time). */
-  idle(ms = 20): Promise<void> {
-    return idle(ms)
-  }
-
-  /** Waits until no conversation runs a turn. */
-  settled(timeoutMs = 8000): Promise<void> {
-    return settled(this.app, timeoutMs)
-  }
-
-  warnings(): string[] {
-    return warningsOf(this.logs)
   }
 
   async stop(): Promise<void> {
