@@ -61,7 +61,7 @@ export class Inbound {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
         const runtime = await this.deps.runtime(profile, bot)
-        if (await runtime.receive(await sessionToFact(session, runtime.assets, arrival, this.botName(bot, session)))) return
+        if (await runtime.receive(await sessionToFact(session, { assets: runtime.assets }, arrival, this.botName(bot, session)))) return
       }
       throw new Error('its runtime kept stopping')
     }).catch(e => this.deps.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
