@@ -7,16 +7,21 @@ import { DEFAULT_STALE_SECONDS, DEFAULT_TIMING } from '../config/defaults'
 import type { ProfileConfig } from '../config/types'
 import type { Fact } from '../history/entries'
 
-/** Wake reasons that address the mind (a private message, a mention, a quote, a name). */
+/** Wake reasons that address the mind (a private message, a mention, a quote, a poke, a name). */
 export function addressed(wake: string | undefined): boolean {
-  return wake === 'direct' || wake === 'mention' || wake === 'quote' || !!wake?.startsWith('name:')
+  return wake === 'direct' || wake === 'mention' || wake === 'quote' || wake === 'poke' || !!wake?.startsWith('name:')
 }
+
+/** Pokes one person may wake the mind with per minute while perUser is off: a poke storm is not a flood of turns (SPEC §19). */
+export const POKE_LIMIT = { count: 2, seconds: 60 }
 
 export class Arrivals {
   /** per user: the times they woke the mind, inside the perUser window */
   private wakes = new Map<string, number[]>()
+  private pokes = new Map<string, number[]>()
 
-  constructor(private profile: ProfileConfig) {}
+  /** `muted`: the channel's mind may not speak now (a ban, a pause): its wakes are held */
+  constructor(private profile: ProfileConfig, private muted?: (channel: string) => boolean) {}
 
   private get timing() {
     return this.profile.timing ?? DEFAULT_TIMING
@@ -25,23 +30,14 @@ export class Arrivals {
   /** Why a waking fact does not wake (undefined: it wakes); counts the wake against its author. */
   held(fact: Fact, wake: string | undefined, now: number): string | undefined {
     if (!wake) return undefined
+    if (this.muted?.(fact.channel)) return 'muted'
     const w = this.profile.wake
     if (fact.fromBot && !w.fromBots) return 'bot'
     const stale = (w.staleAfterSeconds ?? DEFAULT_STALE_SECONDS) * 1000
     if (stale > 0 && now - fact.at > stale) return 'stale'
     const { count, seconds } = this.timing.perUser
-    if (count > 0) {
-      const since = now - seconds * 1000
-      const times = (this.wakes.get(fact.user.id) ?? []).filter(t => t > since)
-      if (times.length >= count) {
-        this.wakes.set(fact.user.id, times)
-        return 'perUser'
-      }
-      times.push(now)
-      this.wakes.set(fact.user.id, times)
-      // a busy channel with thousands of authors: forget those whose window passed
-      if (this.wakes.size > 1000) for (const [user, t] of this.wakes) if (!t.some(x => x > since)) this.wakes.delete(user)
-    }
+    if (count > 0) return spent(this.wakes, fact.user.id, count, seconds, now) ? 'perUser' : undefined
+    if (wake === 'poke') return spent(this.pokes, fact.user.id, POKE_LIMIT.count, POKE_LIMIT.seconds, now) ? 'perUser' : undefined
     return undefined
   }
 
@@ -52,4 +48,19 @@ export class Arrivals {
     if (policy === 'never' || held) return false
     return policy === 'any' || addressed(wake)
   }
+}
+
+/** Whether `user` used up `count` wakes in the window; if not, this one is counted. */
+function spent(wakes: Map<string, number[]>, user: string, count: number, seconds: number, now: number): boolean {
+  const since = now - seconds * 1000
+  const times = (wakes.get(user) ?? []).filter(t => t > since)
+  if (times.length >= count) {
+    wakes.set(user, times)
+    return true
+  }
+  times.push(now)
+  wakes.set(user, times)
+  // a busy channel with thousands of authors: forget those whose window passed
+  if (wakes.size > 1000) for (const [u, t] of wakes) if (!t.some(x => x > since)) wakes.delete(u)
+  return false
 }

@@ -17,6 +17,8 @@ export interface AttentionDeps {
   judge?(reason: string): Promise<Verdict>
   /** the judge said no (or nothing) */
   declined(reason: string, why: string): void
+  /** the channel's mind may not speak now (a ban, a pause: SPEC §19); its wakes are held and declined */
+  muted?(channel?: string): boolean
 }
 
 /** What an arriving fact is: `wake` when it wakes the mind, `held` when it would have and may not. */
@@ -32,8 +34,10 @@ export class Attention {
   private typing = new Set<() => void>()
 
   constructor(deps: AttentionDeps) {
-    this.arrivals = new Arrivals(deps.profile)
-    this.gate = new TurnGate({ clock: deps.clock, timing: () => deps.profile.timing, start: deps.start, judge: deps.judge, declined: deps.declined })
+    this.arrivals = new Arrivals(deps.profile, deps.muted && (channel => deps.muted!(channel)))
+    // a turn that would start while muted (a wait window, an explicit wake, a burst that began before the ban) is declined
+    const start = (turn: TurnStart) => deps.muted?.() ? deps.declined(turn.reason, 'muted') : deps.start(turn)
+    this.gate = new TurnGate({ clock: deps.clock, timing: () => deps.profile.timing, start, judge: deps.judge, declined: deps.declined })
   }
 
   /** A wake is waiting for its turn (the conversation must stay loaded). */

@@ -1,5 +1,5 @@
-// The standard wake engine: private messages, mentions, quotes of the bot, names (SPEC §15: they
-// count as a mention), keywords (SPEC §1).
+// The standard wake engine: private messages, mentions, quotes of the bot, pokes of the bot (SPEC
+// §19), names (SPEC §15: they count as a mention), keywords (SPEC §1). Other notices never wake.
 import h from '@satorijs/element'
 import type { WakeEngine, WakeEngineContext } from './wake-engine'
 import { visibleText } from '../util/elements'
@@ -11,6 +11,7 @@ export function standardWakeEngine(ctx: WakeEngineContext): WakeEngine {
   return {
     judge(fact) {
       const c = ctx.config
+      if (fact.notice) return fact.pokesBot && c.poke !== false ? 'poke' : undefined
       if (c.direct && fact.direct) return 'direct'
       if (c.mention && fact.mentionsBot) return 'mention'
       if (c.quote && fact.quote && (fact.quotesBot || ctx.sentByBot(fact.quote.id))) return 'quote'

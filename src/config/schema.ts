@@ -44,6 +44,7 @@ const profile = Schema.object({
     direct: Schema.boolean().default(true),
     mention: Schema.boolean().default(true),
     quote: Schema.boolean().default(true),
+    poke: Schema.boolean().default(true),
     keywords: Schema.array(Schema.string()).role('table').default([]),
     names: Schema.array(Schema.string()).role('table').default([]),
     fromBots: Schema.boolean().default(false),

@@ -59,6 +59,8 @@ export interface WakeConfig {
   direct: boolean
   mention: boolean
   quote: boolean
+  /** a poke of the bot wakes it like a mention (SPEC §19); absent: true */
+  poke?: boolean
   keywords: string[]
   /** nicknames: a message naming one counts as a mention (SPEC §15) */
   names?: string[]

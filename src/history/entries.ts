@@ -22,6 +22,15 @@ export interface Fact {
   quotesBot?: boolean
   /** the platform marks its author as a bot (SPEC §15: never wakes unless wake.fromBots) */
   fromBot?: boolean
+  /**
+   * A platform notice stored as a fact of its conversation (SPEC §19): `content` is what happened,
+   * told from its author's side ("poked you", "joined the group"); it has no message id to quote.
+   */
+  notice?: 'poke' | 'join' | 'leave'
+  /** the notice is a poke of this bot (it wakes like a mention: wake.poke) */
+  pokesBot?: boolean
+  /** its author recalled it: the model reads "[recalled]" from then on (history/recalled.ts) */
+  recalled?: boolean
 }
 
 export type WakeReason = string
@@ -54,5 +63,7 @@ export type Entry =
   | { type: 'attachments'; at: number; turn: number; id: string; source: 'tool' | 'fact'; tool?: string; items: AttachmentItem[] }
   /** `once` attachments shown in a request whose response was persisted. */
   | { type: 'shown'; at: number; ids: string[] }
+  /** The platform says the message `id` was recalled (SPEC §19); the fact stays stored, the model no longer reads it. */
+  | { type: 'recalled'; at: number; id: string }
   /** A model call that failed, in the server's own words (SPEC §11); never shown to the model. */
   | { type: 'failure'; at: number; turn: number; model: string; error: string; latencyMs?: number }

@@ -44,6 +44,7 @@ export function entryProblem(v: unknown): string | undefined {
     case 'wait': return isOptionalNumber(v.seconds) && isOptionalNumber(v.messages) ? undefined : 'a wait with malformed windows'
     case 'declined': return isString(v.reason) && isString(v.why) ? undefined : 'a declined wake without reason or why'
     case 'failure': return isNumber(v.turn) && isString(v.model) && isString(v.error) ? undefined : 'a failure without turn, model or error'
+    case 'recalled': return isString(v.id) ? undefined : 'a recalled entry without the id'
     case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'
     default: return `an entry of unknown type ${JSON.stringify(String(v.type)).slice(0, 40)}`
   }

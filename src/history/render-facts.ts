@@ -9,6 +9,8 @@ export function formatTime(ms: number): string {
 }
 
 export function factLine(f: Fact): string {
+  // a notice has no message to quote: no #id
+  if (f.notice) return `[${formatTime(f.at)}] ${f.user.name} (${f.user.id}) ${f.content}`
   const quote = f.quote ? `(reply to #${f.quote.id}) ` : ''
   return `[${formatTime(f.at)}] ${f.user.name} (${f.user.id}) #${f.id}: ${quote}${f.content}`
 }

@@ -1,5 +1,5 @@
 // Admin commands (SPEC §9): kotodama.status (usage and cost per model, §11, §16) and
-// kotodama.reset, authority 3; kotodama.migrate (issue 15, docs/storage.md), authority 4: it stops
+// kotodama.reset and kotodama.pause (SPEC §19), authority 3; kotodama.migrate (issue 15, docs/storage.md), authority 4: it stops
 // a runtime and moves all its histories.
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
@@ -8,6 +8,10 @@ import { MigrationError } from '../history/migrate'
 import { cachedShare, formatCost, formatShare } from '../usage/cost'
 import type { UsageCounts } from '../usage/book'
 import { MigrateRefused } from './service'
+import { formatTime } from '../history/render-facts'
+
+/** the longest pause: QQ's longest ban, 30 days */
+const MAX_PAUSE_MINUTES = 30 * 24 * 60
 
 export function registerCommands(ctx: Context) {
   ctx.command('kotodama', { authority: 3 })
@@ -56,6 +60,21 @@ export function registerCommands(ctx: Context) {
       const aside = await runtime.reset(key)
       return session.text(aside ? '.done' : '.empty', [runtime.conversationKey(key), profile.id])
     })
+
+  // SPEC §19: the owner mutes the mind where the command is written; 0 ends the pause
+  ctx.command('kotodama.pause [minutes:number]', { authority: 3 }).action(async ({ session }, minutes = 60) => {
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_PAUSE_MINUTES) return session.text('.usage', [MAX_PAUSE_MINUTES])
+    const bot = botIdOf(session)
+    const key = channelOf(session)
+    const profile = ctx.kotodama.owner(bot, key)
+    if (!profile) return session.text('.unclaimed', [key])
+    const runtime = await ctx.kotodama.runtime(profile, bot)
+    const now = ctx.kotodama.clock.now()
+    const mute = await runtime.presence.mute(key, minutes ? now + minutes * 60_000 : 0, 'owner', now)
+    if (!mute) return session.text('.resumed')
+    const until = formatTime(mute.until)
+    return session.text(mute.by === 'platform' ? '.banned' : '.paused', [until])
+  })
 
   ctx.command('kotodama.migrate <to:string>', { authority: 4 })
     .option('profile', '-p <id:string>')

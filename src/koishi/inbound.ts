@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { Logger } from '../util/logger'
 import { arrivalOf, sessionToFact } from './session-to-fact'
+import { listenToNotices } from './presence/notices'
 
 export interface InboundDeps {
   log: Logger
@@ -21,6 +22,7 @@ export interface InboundDeps {
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime>
   homeOf(profile: ProfileConfig, bot: string): string
   stopBot(bot: string): void
+  now(): number
 }
 
 export class Inbound {
@@ -43,6 +45,7 @@ export class Inbound {
       else if (bot.status === Universal.Status.ONLINE) this.restoreWaits(bot.sid)
     })
     ctx.inject(['database'], () => this.restoreWaits())
+    listenToNotices(ctx, { run: (bot, channel, task) => this.run(bot, channel, task), log: deps.log, now: () => deps.now() })
     ctx.on('bot-removed', bot => deps.stopBot(`${bot.platform}:${bot.selfId}`))
   }
 
@@ -65,6 +68,19 @@ export class Inbound {
       }
       throw new Error('its runtime kept stopping')
     }).catch(e => this.deps.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
+  }
+
+  /**
+   * Runs `task` with the runtime of (bot, channel) in that conversation's arrival order (a notice
+   * after the message it names); false when no profile claims the channel or it cannot be stored now.
+   */
+  run(bot: string, channel: string, task: (runtime: Runtime) => Promise<unknown>): boolean {
+    const profile = this.deps.owner(bot, channel)
+    if (!profile || this.deps.unavailable(profile, bot)) return false
+    const conversation = profile.mode === 'cross' ? 'cross' : channel
+    this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => task(await this.deps.runtime(profile, bot)))
+      .catch(e => this.deps.log.error('a notice of %s in %s could not be handled: %s', bot, channel, e?.stack ?? e))
+    return true
   }
 
   botName(bot: string, session?: Session): string | undefined {

@@ -7,6 +7,7 @@ import type { ReadResult, SchemeHandler } from '../resources/types'
 import { textResult } from '../resources/text-result'
 import { clip } from '../util/clip'
 import { historyUrl, parseHistoryUrl, renderPage, SCHEME } from './history-page'
+import { RECALLED_TEXT } from '../history/recalled'
 import type { RecallParts } from './parts'
 import { settled } from './search'
 
@@ -28,7 +29,8 @@ export function historyScheme(recall: RecallParts): SchemeHandler {
       if (u.target !== undefined && u.target > total) {
         throw new ResourceError('not_found', `conversation ${clip(u.key)} has ${total} messages; there is no message ${u.target}`)
       }
-      const text = renderPage(u, idx.docs(u.first - 1, u.last), total, recall.mode === 'cross')
+      const docs = idx.docs(u.first - 1, u.last).map(d => recall.recalled(d) ? { ...d, text: RECALLED_TEXT } : d)
+      const text = renderPage(u, docs, total, recall.mode === 'cross')
       if (u.view === 'meta') {
         return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }
       }

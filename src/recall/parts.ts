@@ -5,6 +5,8 @@ import type { Embedder } from './embedder'
 import type { MemorySearch } from './memory-search'
 import type { VectorStore } from './vectors'
 
+import type { RecallDoc } from './docs'
+
 export interface RecallParts {
   readonly view: RuntimeView
   readonly mode: 'channel' | 'cross'
@@ -15,6 +17,8 @@ export interface RecallParts {
   scope(conversation: string | undefined): Promise<string[]>
   index(key: string): Promise<ConvIndex>
   vectorsOf(idx: ConvIndex): VectorStore | undefined
+  /** the message was recalled (SPEC §19): search skips it, history:// shows "[recalled]" */
+  recalled(doc: RecallDoc): boolean
   /** a part of the index did not read: made again from the history */
   repair(key: string, e: Error): void
 }

@@ -37,6 +37,8 @@ export interface RecallDeps {
   clock: Clock
   botName?: string
   tuning?: IndexTuning
+  /** whether message `id` of `channel` was recalled (SPEC §19) */
+  recalled?(channel: string, id: string): boolean
 }
 
 export class Recall implements RecallParts {
@@ -254,6 +256,10 @@ export class Recall implements RecallParts {
     const keys = new Set(await this.side().keys())
     keys.add(conversation)
     return [...keys]
+  }
+
+  recalled(doc: RecallDoc): boolean {
+    return !doc.self && !!doc.id && !!this.deps.recalled?.(doc.ch, doc.id)
   }
 
   /** A part of the index did not read while searching: it is made again from the history. */

@@ -62,7 +62,7 @@ export async function searchRecall(
         const found = new Set(r.found)
         for (const h of r.hits) {
           const [doc] = idx.docs(h.n, h.n + 1)
-          if (!doc) continue
+          if (!doc || recall.recalled(doc)) continue
           keyword.push({ id: `${key}\u0000${h.n}`, score: h.score / r.scale, at: doc.at, hit: () => message(h.n, doc, found) })
         }
       }
@@ -74,7 +74,7 @@ export async function searchRecall(
           if (h.n >= idx.count || h.score <= 0) continue
           const [doc] = idx.docs(h.n, h.n + 1)
           // the index was made again while the vectors were read
-          if (!doc) continue
+          if (!doc || recall.recalled(doc)) continue
           vector.push({ id: `${key}\u0000${h.n}`, score: h.score, at: doc.at, hit: () => message(h.n, doc, found) })
         }
       }

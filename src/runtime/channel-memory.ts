@@ -1,6 +1,6 @@
 // What a runtime remembers of the channels it hears, across its conversations: where each channel
 // is on the platform (guild, own id), the latest message people sent there (a reply's context),
-// and the ids of its own sends (the wake engine must not take them for people's messages).
+// the names people write under (a poke names only an id), and the ids of its own sends (the wake engine must not take them for people's messages).
 import { LRUCache } from 'lru-cache'
 import type { Fact } from '../history/entries'
 import type { InboundRef } from './types'
@@ -17,10 +17,13 @@ interface Heard {
 
 const CHANNELS = 5000
 const SENT_IDS = 5000
+const PEOPLE = 5000
 
 export class ChannelMemory {
   private channels = new LRUCache<string, Heard>({ max: CHANNELS })
   private sent = new LRUCache<string, true>({ max: SENT_IDS })
+  /** the names people wrote under, for notices that carry only an id (a poke) */
+  private people = new LRUCache<string, string>({ max: PEOPLE })
 
   /** A fact arrived: its channel's place and latest message. */
   heard(fact: Fact): void {
@@ -28,7 +31,13 @@ export class ChannelMemory {
       ...(fact.guildId ? { guildId: fact.guildId } : {}),
       ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}),
     }
-    this.channels.set(key(fact.bot, fact.channel), { place, latest: { id: fact.id, at: fact.at } })
+    if (!fact.notice) this.channels.set(key(fact.bot, fact.channel), { place, latest: { id: fact.id, at: fact.at } })
+    if (fact.user.name !== fact.user.id) this.people.set(key(fact.bot, fact.user.id), fact.user.name)
+  }
+
+  /** The name `user` last wrote under on `bot`, if this runtime heard them. */
+  nameOf(bot: string, user: string): string | undefined {
+    return this.people.get(key(bot, user))
   }
 
   placeOf(bot: string, channel: string): ChannelPlace {

@@ -41,6 +41,8 @@ export interface ConversationDeps {
   indexed?(entries: Entry[]): void
   /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
   waits?: WaitIndexPort
+  /** the channel's mind may not speak now (a platform ban, the owner's pause: SPEC §19) */
+  muted?(channel: string): boolean
   /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
   judge?(o: { reason: string; lines: string[] }): Promise<Verdict>
 }

@@ -54,6 +54,8 @@ export interface ConversationSide {
   syncSchemes(): void
   systemPrompt(): string
   judge?: JudgeCall
+  /** the channel's mind may not speak now (SPEC §19) */
+  muted(channel: string): boolean
   /** a conversation changed (new entries, a turn ended, a reset) */
   changed(key: string): void
   logged(part: RuntimePart, what: string, e: unknown): void
@@ -103,6 +105,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
       }
     },
     waits: side.waits.portFor(key),
+    muted: channel => side.muted(channel),
     changed: () => side.changed(key),
   })
 }

@@ -3,6 +3,7 @@
 // its pending wait (conversation-wait.ts) and its request books (request-books.ts) are parts of it.
 import { ModelCalls } from '../model/calls'
 import type { SendTarget } from '../tools/types'
+import { targetOf } from './fact-target'
 import type { Tool, TurnState } from '../contract/tool'
 import { SerialQueue } from '../util/serial-queue'
 import { factAttachments } from './request/attachment-entries'
@@ -49,6 +50,7 @@ export class Conversation implements TurnPort {
       profile: deps.profile, clock: deps.clock,
       start: req => this.turns.start(req),
       judge: deps.judge && (reason => deps.judge!({ reason, lines: this.tail.recentLines(JUDGE_LINES) })),
+      muted: deps.muted && (channel => deps.muted!(channel ?? this.key)),
       declined: (reason, why) => {
         this.logger.debug('conversation %s: a wake (%s) was declined: %s', this.key, reason, why)
         void this.append([{ type: 'declined', at: this.clock.now(), reason, why }])
@@ -172,6 +174,11 @@ export class Conversation implements TurnPort {
     this.takeInbox()
   }
 
+  /** The platform says message `id` was recalled: the model reads "[recalled]" from now on (SPEC §19). */
+  recall(id: string): Promise<void> {
+    return this.append([{ type: 'recalled', at: this.clock.now(), id }])
+  }
+
   /** Moves facts that arrived during the turn into the history; returns them. */
   private takeInbox(): Entry[] {
     const moved = this.inbox
@@ -239,8 +246,4 @@ export class Conversation implements TurnPort {
     await this.sends.idle()
     await this.deps.store.flushed()
   }
-}
-
-function targetOf(f: Fact): SendTarget {
-  return { bot: f.bot, channel: f.channel, ...(f.guildId ? { guildId: f.guildId } : {}), ...(f.rawChannel ? { rawChannel: f.rawChannel } : {}) }
 }

@@ -10,6 +10,8 @@ export interface ConversationStatus {
   busy: boolean
   entries: number
   wait?: { seconds?: number; messages?: number; armedAt: number; factsSeen: number }
+  /** the mind may not speak there until then (SPEC §19: a platform ban, the owner's pause) */
+  muted?: { until: number; by: 'platform' | 'owner' }
 }
 
 export class Conversations {

@@ -4,7 +4,7 @@
 // only says where to look, and a wrong or missing one costs a late load, never a wrong wake.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { atomicWrite } from '../util/atomic-write'
+import { KeyedFile, parseKeyed } from '../util/keyed-file'
 import type { Logger } from '../util/logger'
 import type { Entry } from '../history/entries'
 
@@ -53,14 +53,7 @@ const isWait = (v: any): v is StoredWait => !!v && typeof v === 'object' && isNu
   && (v.seconds === undefined || isNumber(v.seconds)) && (v.messages === undefined || isNumber(v.messages))
   && (v.seconds !== undefined || v.messages !== undefined)
 
-/** The index's waits by conversation key; throws when the text is not an index. */
-function parseIndex(text: string): Map<string, StoredWait> {
-  const data = JSON.parse(text)
-  if (!data || typeof data !== 'object' || !data.waits || typeof data.waits !== 'object' || Array.isArray(data.waits)) throw new Error('not a waits index')
-  const out = new Map<string, StoredWait>()
-  for (const [key, w] of Object.entries<unknown>(data.waits)) if (isWait(w)) out.set(key, storedWait(w))
-  return out
-}
+const waitValue = (w: unknown): StoredWait | undefined => isWait(w) ? storedWait(w) : undefined
 
 /**
  * Whether the home's index may name pending waits, read without starting a runtime: true when it
@@ -74,47 +67,32 @@ export async function mayHavePendingWaits(home: string): Promise<boolean> {
     return e?.code !== 'ENOENT'
   }
   try {
-    return parseIndex(text).size > 0
+    return parseKeyed(text, 'waits', waitValue).size > 0
   } catch {
     return true
   }
 }
 
-/** One runtime's index, kept in memory and written whole, atomically, one write at a time. */
+/** One runtime's index, kept in memory and written whole (util/keyed-file.ts). */
 export class WaitIndex {
-  private waits = new Map<string, StoredWait>()
-  private writing: Promise<void> = Promise.resolve()
-  /** a write is queued that has not taken its snapshot yet: it carries later changes too */
-  private queued = false
-  private failing = false
-  /** after stop() nothing is written (issue 21) */
-  private closed = false
+  private file: KeyedFile<StoredWait>
 
-  constructor(readonly home: string, private logger: Logger) {}
+  constructor(readonly home: string, private logger: Logger) {
+    this.file = new KeyedFile({ path: join(home, WAITS_FILE), field: 'waits', what: 'waits index', value: waitValue, logger })
+  }
 
   get path(): string {
-    return join(this.home, WAITS_FILE)
+    return this.file.path
+  }
+
+  private get waits(): Map<string, StoredWait> {
+    return this.file.map
   }
 
   /** Reads the index; a missing one is empty, a corrupt one is empty with a warning (and rewritten). */
   async load(): Promise<void> {
-    let text: string
-    try {
-      text = await readFile(this.path, 'utf8')
-    } catch (e: any) {
-      if (e?.code !== 'ENOENT') {
-        this.logger.warn('waits index %s could not be read (%s); pending waits there re-arm when their conversation next loads', this.path, e?.message ?? e)
-      }
-      return
-    }
-    try {
-      this.waits = parseIndex(text)
-    } catch (e: any) {
-      const what = 'waits index %s is not valid (%s); it is treated as empty and rewritten — pending waits there re-arm when their conversation next loads'
-      this.logger.warn(what, this.path, e?.message ?? e)
-      this.waits.clear()
-      this.change()
-    }
+    const problem = await this.file.load()
+    if (problem) this.logger.warn('waits index %s %s; pending waits there re-arm when their conversation next loads', this.path, problem)
   }
 
   keys(): string[] {
@@ -130,11 +108,11 @@ export class WaitIndex {
     const was = this.waits.get(key)
     if (was && JSON.stringify(was) === JSON.stringify(next)) return
     this.waits.set(key, next)
-    this.change()
+    this.file.changed()
   }
 
   delete(key: string): void {
-    if (this.waits.delete(key)) this.change()
+    if (this.waits.delete(key)) this.file.changed()
   }
 
   /** The port one conversation uses. */
@@ -144,33 +122,12 @@ export class WaitIndex {
 
   /** Resolves when every change so far is written (or could not be). */
   idle(): Promise<void> {
-    return this.writing
+    return this.file.idle()
   }
 
   /** Writes what is pending; later changes stay in memory. */
-  async stop(): Promise<void> {
-    this.closed = true
-    await this.writing
-  }
-
-  private change(): void {
-    if (this.closed || this.queued) return
-    this.queued = true
-    this.writing = this.writing.then(() => this.write())
-  }
-
-  private async write(): Promise<void> {
-    this.queued = false
-    const data = JSON.stringify({ waits: Object.fromEntries(this.waits) }, null, 1)
-    try {
-      await atomicWrite(this.path, data)
-      if (this.failing) this.logger.info('waits index %s is written again', this.path)
-      this.failing = false
-    } catch (e: any) {
-      // the histories still hold the waits; the next change writes the whole index again
-      if (!this.failing) this.logger.warn('waits index %s could not be written: %s', this.path, e?.message ?? e)
-      this.failing = true
-    }
+  stop(): Promise<void> {
+    return this.file.stop()
   }
 }
 

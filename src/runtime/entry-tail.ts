@@ -2,6 +2,7 @@
 // use; the store keeps everything. Turn numbers and the latest target are read from it on load.
 import type { Entry } from '../history/entries'
 import { factLine } from '../history/render-facts'
+import { maskRecalled } from '../history/recalled'
 
 export class EntryTail {
   entries: Entry[] = []
@@ -16,13 +17,25 @@ export class EntryTail {
     return this.maxMessages() * 3 + 200
   }
 
+  /** ids of recalled messages: their facts read "[recalled]" (SPEC §19) */
+  private recalled = new Set<string>()
+
   loaded(entries: Entry[], more: boolean): void {
     this.entries = entries
+    maskRecalled(entries, this.recalled)
     this.forgotten = more
   }
 
   push(entries: Entry[]): void {
-    this.entries.push(...entries)
+    if (entries.some(e => e.type === 'recalled')) {
+      this.entries.push(...entries)
+      maskRecalled(this.entries, this.recalled)
+    } else if (this.recalled.size) {
+      // a fact recalled before it left the inbox; the caller's array (written to disk) is not touched
+      const own = entries.slice()
+      maskRecalled(own, this.recalled)
+      this.entries.push(...own)
+    } else this.entries.push(...entries)
     this.trim()
   }
 
@@ -45,6 +58,7 @@ export class EntryTail {
 
   clear(): void {
     this.entries = []
+    this.recalled.clear()
     this.forgotten = false
   }
 }

@@ -20,6 +20,8 @@ export interface PartsDeps {
   botName?: string
   /** the runtime's histories, read with a logger of the reader's own */
   history(logger: Logger): HistorySide
+  /** whether message `id` of `channel` was recalled (SPEC §19) */
+  recalled(channel: string, id: string): boolean
 }
 
 export interface RuntimeParts {
@@ -35,6 +37,6 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const memory = new Memory({
     root: join(view.home, 'local'), config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger,
   })
-  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName })
+  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled })
   return { memory, recall, all: [memoryPart(memory, view), recallPart(recall)] }
 }

@@ -6,7 +6,7 @@ import type { Fact } from '../history/entries'
 import { historySide, type HistorySide } from '../history/sides'
 import type { Memory } from '../memory/memory'
 import { ModelCalls } from '../model/calls'
-import type { PromptShare, RuntimePart } from '../part/runtime-part'
+import type { RuntimePart } from '../part/runtime-part'
 import type { Recall } from '../recall'
 import { ResourceCenter } from '../resources/center'
 import { builtinSchemes } from '../resources/schemes'
@@ -25,10 +25,11 @@ import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
-import { SystemPromptCache } from './prompt/system-prompt'
+import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 import { runtimeParts } from './runtime-parts'
+import { RuntimePresence } from './presence'
 
 const NO_SECRETS = new Redactor([])
 
@@ -54,6 +55,8 @@ export class Runtime {
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   readonly channels = new ChannelMemory()
+  /** recalls, bans and pauses of its channels (SPEC §19) */
+  readonly presence: RuntimePresence
   private conversations: Conversations
   private extensions: ExtensionSync
   private stopped = false
@@ -84,7 +87,10 @@ export class Runtime {
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
-    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l) })
+    const who = `profile ${o.profile.id} on ${o.bot}`
+    const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
+    this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who, using })
+    const parts = runtimeParts({ recalled: (ch, id) => this.presence.wasRecalled(ch, id), view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l) })
     this.memory = parts.memory
     this.recall = parts.recall
     this.parts = parts.all
@@ -103,7 +109,7 @@ export class Runtime {
       view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? NO_SECRETS,
       models: o.models, calls: this.calls, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
-      channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts,
+      channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
       systemPrompt: () => this.systemPrompt(),
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
@@ -126,7 +132,7 @@ export class Runtime {
       for (const handler of [...own, ...this.parts.flatMap(p => p.schemes?.() ?? [])]) this.resources.register(handler)
       this.extensions.schemes()
       await this.usage.load()
-      await this.waits.load()
+      await Promise.all([this.waits.load(), this.presence.load()])
     } catch (e) {
       this.releaseHome()
       throw e
@@ -192,14 +198,8 @@ export class Runtime {
   }
 
   systemPrompt(): string {
-    const p = this.profile
-    return this.prompt.get({
-      persona: p.persona, mode: p.mode, bot: this.bot, botName: this.options.botName,
-      schemes: this.resources.schemes(), codemode: p.codemode.enabled, imageInput: p.attachment.imageInput,
-      readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
-      visionModel: !!p.attachment.visionModel, toolSources: this.registered().sources,
-      parts: this.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(); return share ? [share] : [] }),
-    })
+    const { profile, bot, botName } = this.options
+    return this.prompt.get(promptOptions({ profile, bot, botName, schemes: this.resources.schemes(), toolSources: this.registered().sources, parts: this.parts }))
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */
@@ -213,8 +213,8 @@ export class Runtime {
     return this.conversations.loaded()
   }
 
-  status(): Promise<ConversationStatus[]> {
-    return this.conversations.status()
+  async status(): Promise<ConversationStatus[]> {
+    return this.presence.annotate(await this.conversations.status())
   }
 
   /** Resolves when every conversation's history written so far is on disk, and the parts are done with it. */
@@ -237,7 +237,7 @@ export class Runtime {
     await this.restoring
     await this.conversations.stop()
     await this.usage.stop()
-    await this.waits.stop()
+    await Promise.all([this.waits.stop(), this.presence.stop()])
     const unclean = (p: RuntimePart, e: any) => this.logger.warn('profile %s: %s did not stop cleanly: %s', this.profile.id, p.name, e?.message ?? e)
     for (const p of this.parts) await p.stop?.().catch(e => unclean(p, e))
     this.extensions.dispose()

@@ -3,7 +3,8 @@
 // changes with the clock or per request (SPEC §16 "Stable first"): a server reuses it from its prompt cache until memory
 // changes. The time goes into the history instead, as each turn's opening line (turn-line.ts).
 import { prose } from '../../util/prose'
-import type { PromptShare } from '../../part/runtime-part'
+import type { PromptShare, RuntimePart } from '../../part/runtime-part'
+import type { ProfileConfig } from '../../config/types'
 import PROTOCOL from './protocol.md'
 
 export interface PromptOptions {
@@ -37,6 +38,19 @@ export function systemPrompt(o: PromptOptions): string {
   const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
   const self = `You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`
   return [o.persona.trim(), protocol, ...parts.map(p => p.section), self].filter(Boolean).join('\n\n')
+}
+
+/** A runtime's prompt options: its profile, its schemes and tool sources, its parts' shares. */
+export function promptOptions(o: {
+  profile: ProfileConfig; bot: string; botName?: string; schemes: string[]; toolSources?: string; parts: readonly RuntimePart[]
+}): PromptOptions {
+  const p = o.profile
+  return {
+    persona: p.persona, mode: p.mode, bot: o.bot, botName: o.botName, schemes: o.schemes, codemode: p.codemode.enabled,
+    imageInput: p.attachment.imageInput, readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
+    visionModel: !!p.attachment.visionModel, toolSources: o.toolSources,
+    parts: o.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(); return share ? [share] : [] }),
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import h from '@satorijs/element'
 import type { Lifetime } from '../../config/types'
 import type { AttachmentItem } from '../../exit/attachments'
 import type { Entry, Fact } from '../../history/entries'
+import { factAttachmentId } from '../../history/recalled'
 
 /** asset:// images in a fact's content (people's media were registered as assets by the edge). */
 export function inboundImages(content: string): string[] {
@@ -17,7 +18,7 @@ export function factAttachments(fact: Fact, turn: number, lifetime: Lifetime): E
   const images = inboundImages(fact.content)
   if (!images.length) return undefined
   return {
-    type: 'attachments', at: fact.at, turn, id: `fact-${fact.id}`, source: 'fact',
+    type: 'attachments', at: fact.at, turn, id: factAttachmentId(fact), source: 'fact',
     items: images.map(url => ({ url, mediaType: 'image/unknown', lifetime })),
   }
 }
