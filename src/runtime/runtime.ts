@@ -87,10 +87,10 @@ export class Runtime {
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
-    const who = `profile ${o.profile.id} on ${o.bot}`
     const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
-    this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who, using })
-    const parts = runtimeParts({ recalled: (ch, id) => this.presence.wasRecalled(ch, id), view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l) })
+    this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
+    const recalled = (ch: string, id: string) => this.presence.wasRecalled(ch, id)
+    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l), recalled })
     this.memory = parts.memory
     this.recall = parts.recall
     this.parts = parts.all
@@ -199,7 +199,8 @@ export class Runtime {
 
   systemPrompt(): string {
     const { profile, bot, botName } = this.options
-    return this.prompt.get(promptOptions({ profile, bot, botName, schemes: this.resources.schemes(), toolSources: this.registered().sources, parts: this.parts }))
+    const schemes = this.resources.schemes()
+    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts }))
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */
