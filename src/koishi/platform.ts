@@ -5,6 +5,7 @@ import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
 import { httpGet } from '../resources/schemes/http-fetch'
 import { ReplyContexts } from './reply-context'
+import { isFace, outboundFaces } from './presence/faces'
 
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
@@ -19,13 +20,14 @@ export function koishiPlatform(ctx: Context): Platform {
       if (!b) throw new Error(`bot ${id} is not connected`)
       const target = m.rawChannel ?? rawChannel(channel)
       try {
-        return await b.sendMessage(target, content, guildId, replies.options(b, m, target))
+        return await b.sendMessage(target, outboundFaces(content, b.platform), guildId, replies.options(b, m, target))
       } catch (e) {
         const words = platformWords(e)
         log.warn('a message to %s of bot %s was refused: %s', channel, id, words)
         throw new Error(words)
       }
     },
+    knowsFace: attrs => isFace(attrs),
     async typing(id, channel) {
       // Satori has no typing API; these adapters expose one through their internal client.
       const b = bot(id)

@@ -6,9 +6,8 @@ import { LRUCache } from 'lru-cache'
 import { Universal, type Bot, type Session } from 'koishi'
 import { isDirectKey } from '../claims/channel-key'
 import type { OutboundMessage } from '../runtime/types'
+import { needsPassiveReplies } from './presence/capabilities'
 
-/** adapters that answer a message only with the session it came in */
-const NEEDS_SESSION = new Set(['qq'])
 /** QQ's longest reply window (single chats: 60 minutes) */
 const WINDOW_MS = 60 * 60 * 1000
 
@@ -18,7 +17,7 @@ export class ReplyContexts {
 
   /** The options of `bot.sendMessage` for a message answering `replyTo`; none where the adapter needs none. */
   options(bot: Bot, m: OutboundMessage, rawId: string): { session: Session } | undefined {
-    if (!m.replyTo || !NEEDS_SESSION.has(bot.platform)) return undefined
+    if (!m.replyTo || !needsPassiveReplies(bot.platform)) return undefined
     const key = `${bot.sid}\u0000${m.channel}\u0000${m.replyTo.id}`
     let session = this.sessions.get(key)
     if (!session) {

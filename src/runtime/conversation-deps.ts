@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { WaitIndexPort } from './durable-waits'
+import type { HostConversation } from './tool-host'
 import type { LoadedImage } from './request/projection'
 
 export interface ConversationDeps {
@@ -30,7 +31,7 @@ export interface ConversationDeps {
   /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
   toolsFor(host: ToolHost): () => Map<string, Tool>
   /** The runtime's side of the tool host; the conversation adds its channel and send queue. */
-  hostFor(conv: { ownTarget(): SendTarget | undefined; serialize<T>(task: () => Promise<T>): Promise<T> }): ToolHost
+  hostFor(conv: HostConversation): ToolHost
   /** image bytes for projection */
   loadImage(url: string): Promise<LoadedImage>
   /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */

@@ -67,7 +67,7 @@ export class Conversation implements TurnPort {
     this.waiting = new ConversationWait({ clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req) })
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts })
     const host = deps.hostFor({
-      ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined,
+      ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
       serialize: task => this.sends.run(task),
     })
     this.tools = deps.toolsFor(host)

@@ -8,6 +8,9 @@ import type { SendTarget, ToolHost } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { ChannelMemory } from './channel-memory'
 import type { Platform } from './types'
+import type { Entry } from '../history/entries'
+import { isDirectKey } from '../claims/channel-key'
+import type { SendRefs } from '../tools/send-refs'
 
 export interface HostSide {
   profile: ProfileConfig
@@ -25,6 +28,8 @@ export interface HostSide {
 export interface HostConversation {
   /** Channel mode: the conversation's own channel. */
   ownTarget(): SendTarget | undefined
+  /** the history in memory: the messages and people a send may point at */
+  entries?(): readonly Entry[]
   serialize<T>(task: () => Promise<T>): Promise<T>
 }
 
@@ -45,6 +50,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       return { bot, channel, ...side.channels.placeOf(bot, channel) }
     },
     isOnline: bot => platform.isOnline(bot),
+    refs: target => sendRefs(side, target, conv.entries?.() ?? []),
     async deliver(target, content) {
       let ids: string[]
       try {
@@ -70,4 +76,30 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       signal?.addEventListener('abort', onAbort, { once: true })
     }),
   }
+}
+
+/** What a send to `target` may quote and mention: the facts of that channel in memory, and the bot's own sends. */
+function sendRefs(side: HostSide, target: SendTarget, entries: readonly Entry[]): SendRefs {
+  let seen: { messages: Set<string>; people: Set<string> } | undefined
+  // read once per send, and only when it quotes or mentions someone
+  const known = () => seen ??= collect(entries, target.channel)
+  const selfId = side.bot.slice(side.bot.indexOf(':') + 1)
+  const face = side.platform.knowsFace
+  return {
+    direct: isDirectKey(target.channel),
+    message: id => known().messages.has(id) || side.channels.sentByBot(id),
+    member: id => id === selfId || known().people.has(id),
+    ...(face ? { face: attrs => face.call(side.platform, attrs) } : {}),
+  }
+}
+
+function collect(entries: readonly Entry[], channel: string): { messages: Set<string>; people: Set<string> } {
+  const messages = new Set<string>()
+  const people = new Set<string>()
+  for (const e of entries) {
+    if (e.type !== 'fact' || e.fact.channel !== channel) continue
+    people.add(e.fact.user.id)
+    if (!e.fact.notice) messages.add(e.fact.id)
+  }
+  return { messages, people }
 }

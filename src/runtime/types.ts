@@ -25,6 +25,8 @@ export interface Platform {
   isOnline(bot: string): boolean
   /** Sends one platform message; resolves with its ids, throws with the platform's reason. */
   send(message: OutboundMessage): Promise<string[]>
+  /** Whether `<face id|name>` names a face the platform layer knows (absent: faces are not checked) */
+  knowsFace?(attrs: { id?: unknown; name?: unknown }): boolean
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
   /**

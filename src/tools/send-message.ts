@@ -8,6 +8,7 @@ import { typingDelay } from '../typing/delay'
 import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { prose } from '../util/prose'
 import DESCRIPTION from './send-message.txt'
+import { checkRefs } from './send-refs'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
@@ -114,7 +115,8 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     for (; index < input.messages.length; index++) {
       const raw = input.messages[index]
       const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
-      const elements = await resolveMediaIn(parsed, host, dropped, ctx.signal)
+      const refs = input.mode === 'text' ? undefined : host.refs?.(target)
+      const elements = await resolveMediaIn(refs ? checkRefs(parsed, refs, dropped) : parsed, host, dropped, ctx.signal)
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
       prepared.push({ content: elements.join(''), text: visibleText(elements) })
     }

@@ -10,6 +10,7 @@ import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Logger } from '../util/logger'
 import type { SchemeHandler } from '../resources/types'
 import type { Tool, WaitDeclaration } from '../contract/tool'
+import type { SendRefs } from './send-refs'
 
 /** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
 export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
@@ -62,6 +63,8 @@ export interface ToolHost {
   /** Checks a cross-mode target against the claims; returns a target or why it is refused. */
   resolveTarget(target: { channel: string; bot?: string }): SendTarget | { error: string }
   isOnline(bot: string): boolean
+  /** what a message to `target` may point at: quotes, mentions, faces (SPEC §19); absent: unchecked */
+  refs?(target: SendTarget): SendRefs
   deliver(target: SendTarget, content: string): Promise<string[]>
   showTyping(target: SendTarget): void
   /** Sends of one conversation never interleave. */

@@ -1,0 +1,88 @@
+// What each platform allows the bot, as data keyed by adapter (SPEC §19 "Capabilities per bot"),
+// with what the profile turns on: the console's capability line and kotodama.status show it, and
+// why a feature is off. Facts from docs/platforms.md and shared/notes/platforms.md.
+import type { ProfileConfig } from '../../config/types'
+
+export type CapabilityName = 'history' | 'stickerMark' | 'voice' | 'poke' | 'muteNotices' | 'passiveReplies' | 'proactive' | 'faces'
+
+/** One feature for one bot: on or off, and why when the platform or the config decides. */
+export interface Capability {
+  name: CapabilityName
+  on: boolean
+  why?: string
+}
+
+interface PlatformFacts {
+  /** the adapter's name for the owner ("OneBot (NapCat, Lagrange)") */
+  label: string
+  /** true, or why not */
+  has: Partial<Record<CapabilityName, true | string>>
+}
+
+const ONEBOT: PlatformFacts = {
+  label: 'OneBot (NapCat, Lagrange)',
+  has: {
+    history: true, stickerMark: true, voice: true, poke: true, muteNotices: true, faces: true, proactive: true,
+    passiveReplies: 'not needed: every message may be sent',
+  },
+}
+
+const BY_PLATFORM: Record<string, PlatformFacts> = {
+  onebot: ONEBOT,
+  qq: {
+    label: "QQ's official API",
+    has: {
+      history: 'QQ official API: no history', stickerMark: 'QQ official API: no sticker mark', voice: true,
+      poke: 'QQ official API: no pokes', muteNotices: 'QQ official API: no ban notices', faces: 'QQ official API: faces are sent as text',
+      passiveReplies: true, proactive: 'QQ official API: a few a month per group or user (none since April 2025)',
+    },
+  },
+  discord: {
+    label: 'Discord',
+    has: {
+      history: true, stickerMark: 'Discord: stickers are sent as images', voice: true, poke: 'Discord: no pokes', muteNotices: 'Discord: no ban notices',
+      faces: 'Discord: faces are sent as text', passiveReplies: 'not needed: every message may be sent', proactive: true,
+    },
+  },
+  telegram: {
+    label: 'Telegram',
+    has: {
+      history: 'Telegram: bots cannot read the history', stickerMark: 'Telegram: stickers are sent as images', voice: true, poke: 'Telegram: no pokes',
+      muteNotices: 'Telegram: no ban notices', faces: 'Telegram: faces are sent as text', passiveReplies: 'not needed: every message may be sent',
+      proactive: true,
+    },
+  },
+}
+
+const UNKNOWN: PlatformFacts = {
+  label: '',
+  has: { history: true, proactive: true, voice: true, passiveReplies: 'not needed: every message may be sent' },
+}
+
+/** The adapter knows faces (`<face>` out) on this platform. */
+export function hasFaces(platform: string): boolean {
+  return BY_PLATFORM[platform]?.has.faces === true
+}
+
+/** The platform wants a send to carry the message it answers (QQ's passive replies). */
+export function needsPassiveReplies(platform: string): boolean {
+  return BY_PLATFORM[platform]?.has.passiveReplies === true
+}
+
+/** Each feature of `bot` ('platform:selfId') under `profile`: what the platform allows and what is turned on. */
+export function capabilitiesOf(bot: string, profile: ProfileConfig): { platform: string; label: string; features: Capability[] } {
+  const platform = bot.slice(0, bot.indexOf(':'))
+  const facts = BY_PLATFORM[platform] ?? { ...UNKNOWN, label: platform }
+  const config: Partial<Record<CapabilityName, string | undefined>> = {
+    history: (profile as Partial<{ history: { pull: boolean } }>).history?.pull === false ? 'off in the config (history.pull)' : undefined,
+    poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
+  }
+  const names: CapabilityName[] = ['history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces']
+  const features = names.map((name): Capability => {
+    const has = facts.has[name]
+    if (has !== true) return { name, on: false, why: has ?? `${facts.label || platform}: not known to work` }
+    const off = config[name]
+    return off ? { name, on: false, why: off } : { name, on: true }
+  })
+  return { platform, label: facts.label || platform, features }
+}
