@@ -6,8 +6,11 @@ import { h } from 'koishi'
 import type { RenderKit } from './kit'
 import { baseName, label, mediaText, numberOf, sourceOf, store } from './media'
 
-export async function renderFile(el: h, kit: RenderKit): Promise<h | undefined> {
-  if (el.type !== 'file') return undefined
+export function renderFile(el: h, kit: RenderKit): Promise<h> | undefined {
+  return el.type === 'file' ? file(el, kit) : undefined
+}
+
+async function file(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const raw = [a.name, a.filename, a.title, a.file].find(v => typeof v === 'string' && v.trim())
   const name = raw ? label(baseName(raw.slice(0, 1000)), 120) : undefined

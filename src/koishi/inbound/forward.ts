@@ -40,8 +40,11 @@ export function isForward(el: h): boolean {
   return el.type === 'forward' || (el.type === 'message' && !!el.attrs?.forward)
 }
 
-export async function renderForward(el: h, kit: RenderKit, children: RenderChildren): Promise<h[] | undefined> {
-  if (!isForward(el)) return undefined
+export function renderForward(el: h, kit: RenderKit, children: RenderChildren): Promise<h[]> | undefined {
+  return isForward(el) ? expand(el, kit, children) : undefined
+}
+
+async function expand(el: h, kit: RenderKit, children: RenderChildren): Promise<h[]> {
   const outer = kit.expansion
   const budget: ExpansionBudget = outer?.budget ?? { left: FORWARD_MAX_MESSAGES, total: 0, deadline: Date.now() + EXPANSION_MS }
   const depth = outer ? outer.depth + 1 : 0

@@ -7,8 +7,11 @@ import type { RenderKit } from './kit'
 import { label, mediaText, numberOf, sourceOf, store } from './media'
 import { summaryOf } from './sticker'
 
-export async function renderImage(el: h, kit: RenderKit): Promise<h | undefined> {
-  if (el.type !== 'img' && el.type !== 'image') return undefined
+export function renderImage(el: h, kit: RenderKit): Promise<h> | undefined {
+  return el.type === 'img' || el.type === 'image' ? image(el, kit) : undefined
+}
+
+async function image(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })
   if (!('url' in stored)) return h.text(mediaText('image', stored))

@@ -16,9 +16,13 @@ const STANDARD = new Map<string, readonly string[]>([
 const TEXT_ATTRS = ['title', 'summary', 'name', 'text', 'content']
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*/gi
 
-export async function renderOther(el: h, children: RenderChildren): Promise<h | h[]> {
+/** Synchronous for an element without children (most are text): a message's render costs no extra turns of the event loop. */
+export function renderOther(el: h, children: RenderChildren): h | h[] | Promise<h | h[]> {
   if (el.type === 'text') return typeof el.attrs?.content === 'string' ? el : h.text(String(el.attrs?.content ?? ''))
-  const kids = el.children?.length ? await children(el.children) : []
+  return el.children?.length ? children(el.children).then(kids => other(el, kids)) : other(el, [])
+}
+
+function other(el: h, kids: h[]): h | h[] {
   const keep = STANDARD.get(el.type)
   if (keep) return h(el.type, attrsOf(el, keep), kids)
   const type = label(String(el.type ?? '').replace(/[^\w.:-]+/g, ''), 32) ?? 'element'

@@ -50,7 +50,9 @@ async function render(elements: h[], kit: RenderKit, depth: number): Promise<h[]
     }
     try {
       for (const renderer of RENDERERS) {
-        const r = await renderer(el, kit, children)
+        // awaited only when it is a promise: a text element costs no turn of the event loop
+        const pending = renderer(el, kit, children)
+        const r = pending instanceof Promise ? await pending : pending
         if (r === undefined) continue
         if (Array.isArray(r)) out.push(...r)
         else out.push(r)

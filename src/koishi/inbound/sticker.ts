@@ -23,8 +23,11 @@ export function isSticker(el: h): boolean {
     || a.emojiId !== undefined || a.emoji_id !== undefined || a.emojiPackageId !== undefined || a.emoji_package_id !== undefined
 }
 
-export async function renderSticker(el: h, kit: RenderKit): Promise<h | undefined> {
-  if (!isSticker(el)) return undefined
+export function renderSticker(el: h, kit: RenderKit): Promise<h> | undefined {
+  return isSticker(el) ? sticker(el, kit) : undefined
+}
+
+async function sticker(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime, filename: a.file === 'marketface' ? undefined : a.file })
   return h.text(mediaText('sticker', stored, summaryOf(a.summary)))

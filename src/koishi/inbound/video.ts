@@ -4,8 +4,11 @@ import { h } from 'koishi'
 import type { RenderKit } from './kit'
 import { mediaText, sourceOf, store } from './media'
 
-export async function renderVideo(el: h, kit: RenderKit): Promise<h | undefined> {
-  if (el.type !== 'video') return undefined
+export function renderVideo(el: h, kit: RenderKit): Promise<h> | undefined {
+  return el.type === 'video' ? video(el, kit) : undefined
+}
+
+async function video(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   return h.text(mediaText('video', await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })))
 }

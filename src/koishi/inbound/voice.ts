@@ -6,8 +6,11 @@ import { h } from 'koishi'
 import type { RenderKit } from './kit'
 import { mediaText, numberOf, sourceOf, store } from './media'
 
-export async function renderVoice(el: h, kit: RenderKit): Promise<h | undefined> {
-  if (el.type !== 'audio') return undefined
+export function renderVoice(el: h, kit: RenderKit): Promise<h> | undefined {
+  return el.type === 'audio' ? voice(el, kit) : undefined
+}
+
+async function voice(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })
   const seconds = numberOf(a.duration)
