@@ -147,6 +147,8 @@ describe('inbound rendering: what the model reads of each element', function () 
       expect(await read(el, kit({ forward: async () => { throw new Error('boom') } }))).to.equal('[forwarded messages]')
       expect(await read(el, kit({ forward: async () => [] }))).to.equal('[forwarded messages]')
       expect(await read(el, kit({ forward: async () => undefined }))).to.equal('[forwarded messages]')
+      expect(await read(el, kit({ forward: async () => 'odd' as any }))).to.equal('[forwarded messages]')
+      expect(await read(el, kit({ forward: async () => [null, { author: 'A', elements: null }] as any }))).to.equal('[forwarded messages:\n  A: \n]')
       expect(await read(h('forward', {}), kit({ forward: async () => [msg('A', h.text('x'))] }))).to.equal('[forwarded messages]')
     })
 

@@ -48,8 +48,9 @@ async function expand(el: h, kit: RenderKit, children: RenderChildren): Promise<
   const outer = kit.expansion
   const budget: ExpansionBudget = outer?.budget ?? { left: FORWARD_MAX_MESSAGES, total: 0, deadline: Date.now() + EXPANSION_MS }
   const depth = outer ? outer.depth + 1 : 0
-  const messages = depth < MAX_NESTING && budget.left > 0 ? await messagesOf(el, kit, budget) : undefined
-  if (!messages?.length) return [mark(h.text(UNEXPANDED))]
+  const got = depth < MAX_NESTING && budget.left > 0 ? await messagesOf(el, kit, budget) : undefined
+  const messages = Array.isArray(got) ? got.filter(m => m && typeof m === 'object') : []
+  if (!messages.length) return [mark(h.text(UNEXPANDED))]
   budget.total += messages.length
   const shown = messages.slice(0, budget.left)
   budget.left -= shown.length
