@@ -167,8 +167,8 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     expect(h.warnings()).to.deep.equal([])
   })
 
-  // LLOneBot src/onebot11/entities.ts (`mface` with its gif's url); the adapter passes unknown segments through
-  it('a market face reaches the model without its platform URL (issue 27 finding 3)', async () => {
+  // LLOneBot src/onebot11/entities.ts (`mface` with its gif's url); the adapter passes unknown segments through; SPEC §19 stickers
+  it('a market face reaches the model as a sticker, without its platform URL (issue 27 finding 3)', async () => {
     h = await OneBotHarness.start()
     h.server.script({ toolCalls: [call('finish', {})] })
     const url = 'https://gxh.vip.qq.com/club/item/parcel/item/a1/a1b2c3/raw300.gif'
@@ -177,8 +177,8 @@ describe('onebot: kotodama through the real koishi-plugin-adapter-onebot', funct
     await h.server.waitForRequests(1)
     await h.settled()
     const text = lastUserText(h.server.requests[0])
-    expect(text).to.include('<mface').and.include('summary="[好耶]"')
-    expect(text).to.not.include('gxh.vip.qq.com')
+    expect(text).to.match(/look \[sticker: asset:\/\/[0-9a-f-]{36} 好耶\]/)
+    expect(text).to.not.include('gxh.vip.qq.com').and.not.include('k3y')
     expect(JSON.stringify(h.server.requests[0].body)).to.not.match(/https?:\/\/gxh/)
   })
 

@@ -8,6 +8,7 @@ import { mayHavePendingWaits } from '../runtime/durable-waits'
 import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { Logger } from '../util/logger'
+import { onebotForward } from './onebot/forward'
 import { arrivalOf, sessionToFact } from './session-to-fact'
 import { listenToNotices } from './presence/notices'
 
@@ -64,7 +65,8 @@ export class Inbound {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
         const runtime = await this.deps.runtime(profile, bot)
-        if (await runtime.receive(await sessionToFact(session, { assets: runtime.assets }, arrival, this.botName(bot, session)))) return
+        const kit = { assets: runtime.assets, forward: onebotForward(session.bot, this.deps.log) }
+        if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
       }
       throw new Error('its runtime kept stopping')
     }).catch(e => this.deps.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))

@@ -1,0 +1,36 @@
+// What every inbound renderer is given (its own file, so renderers import it without a cycle
+// through render.ts, which imports them all).
+import type { h } from 'koishi'
+import type { AssetStore } from '../../resources/schemes/asset-store'
+
+/** A message inside a forward, as the adapter returned it. */
+export interface ForwardedMessage {
+  author: string
+  elements: h[]
+  at?: number
+}
+
+/** The bounds of one forward's whole expansion, shared by the forwards nested in it. */
+export interface ExpansionBudget {
+  /** messages that may still be shown */
+  left: number
+  /** messages met so far, shown or not */
+  total: number
+  /** after this time (ms since the epoch) no nested forward is fetched */
+  deadline: number
+}
+
+/** What renderers may use: the runtime's assets, and the platform's help where it has some. */
+export interface RenderKit {
+  assets: AssetStore
+  /** the messages of a forward, fetched through the adapter; undefined when it cannot */
+  forward?(id: string): Promise<ForwardedMessage[] | undefined>
+  /** set by the forward renderer inside an expansion: its budget and how deep this forward is */
+  expansion?: { budget: ExpansionBudget; depth: number }
+}
+
+/** Renders the children of an element (or a forward's messages) through all renderers, with `kit` when given. */
+export type RenderChildren = (els: h[], kit?: RenderKit) => Promise<h[]>
+
+/** Renders one element; undefined: not this renderer's kind (the next one is asked). */
+export type Renderer = (el: h, kit: RenderKit, children: RenderChildren) => Promise<h | h[] | undefined> | h | h[] | undefined
