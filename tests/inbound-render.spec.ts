@@ -257,7 +257,7 @@ describe('inbound rendering: what the model reads of each element', function () 
       }), log)!
       const got = await forward('fwd-1')
       expect(asked).to.deep.equal([['get_forward_msg', { message_id: 'fwd-1' }]])
-      expect(got!.map(m => [m.author, m.elements.join(''), m.at])).to.deep.equal([['Bobby', 'hi', 1764400000000], ['Carol', '<face id="14" platform="onebot"/>', undefined]])
+      expect(got!.map(m => [m.author, m.elements.join(''), m.at])).to.deep.equal([['Bobby', 'hi', 1764400000000], ['Carol', '<face id="14" name="微笑" platform="onebot"/>', undefined]])
     })
 
     it('is none for another platform; a refusal or an odd answer is undefined, logged at debug', async () => {

@@ -1,8 +1,10 @@
 // OneBot v11 messages fetched through the adapter's raw API (history pages, forwards) decoded
 // into Koishi elements the way koishi-plugin-adapter-onebot 6.9.4 decodes a live message
-// (lib/index.js adaptMessage: `url` becomes `src`, `record` an `audio`, `reply` a `quote`), so
+// (lib/index.js adaptMessage: `url` becomes `src`, `record` an `audio`, `reply` a `quote`, a face
+// named from `qface`), so
 // pulled and forwarded messages render exactly like live ones.
 import { h } from 'koishi'
+import * as qface from 'qface'
 
 /** One segment of NapCat's `message_format: 'array'`. */
 export interface OneBotSegment {
@@ -37,7 +39,7 @@ export function decodeSegments(message: unknown): h[] {
     if (type === 'text') out.push(h.text(String(data.text ?? '')))
     else if (type === 'at') out.push(data.qq === 'all' ? h('at', { type: 'all' }) : h.at(String(data.qq ?? ''), data.name ? { name: data.name } : {}))
     else if (type === 'reply') out.push(h('quote', { id: String(data.id ?? '') }))
-    else if (type === 'face') out.push(h('face', { id: String(data.id ?? ''), platform: 'onebot' }))
+    else if (type === 'face') out.push(h('face', { id: String(data.id ?? ''), name: qface.get(String(data.id ?? ''))?.QDes.slice(1), platform: 'onebot' }))
     else if (MEDIA[type]) {
       const { url, ...rest } = data
       out.push(h(MEDIA[type], { src: url || data.file, ...rest }))
