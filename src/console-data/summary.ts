@@ -55,6 +55,7 @@ async function conversationSummary(r: RuntimeLook, c: ConversationLook): Promise
     ...(fact?.channelName ? { name: fact.channelName } : {}),
     ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: fact.user.name, text: last.text.slice(0, 200) } } : {}),
     ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
+    ...mutedOf(r, c.key),
     usage: conversationUsage(c.entries, r.usage.priceOf),
   }
 }
@@ -63,4 +64,9 @@ export async function conversationTranscript(r: RuntimeLook, key: string): Promi
   const c = (await r.loaded()).find(c => c.key === key)
   if (!c) return undefined
   return transcript({ key, entries: c.entries, busy: c.busy, live: c.live, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
+}
+
+function mutedOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'muted'> {
+  const m = r.presence.mutedUntil(key)
+  return m ? { muted: { until: m.until, by: m.by } } : {}
 }

@@ -22,6 +22,15 @@ export interface RuntimeSummary {
   memory: { name: string; size: number }[]
   /** the profile did not start: why, as the log says it (field path and problem); bot is '' when it has no home either */
   notStarted?: string[]
+  /** what its platform allows and what is on (SPEC §19), with why a feature is off */
+  capabilities?: CapabilityLine
+}
+
+/** One bot's platform features (SPEC §19 "Capabilities per bot"). */
+export interface CapabilityLine {
+  /** the platform as the owner knows it ("OneBot (NapCat, Lagrange)") */
+  label: string
+  features: { name: string; on: boolean; why?: string }[]
 }
 
 /** Tokens and what they cost (SPEC §16). */
@@ -72,6 +81,8 @@ export interface ConversationSummary {
   modifiedAt?: number
   last?: { at: number; user: string; text: string }
   wait?: WaitSummary
+  /** the mind may not speak there until then: the platform's ban or the owner's pause (SPEC §19) */
+  muted?: { until: number; by: 'platform' | 'owner' }
   /** loaded conversations: over the same entries the transcript shows */
   usage?: ConversationUsage
 }

@@ -22,4 +22,6 @@ export interface RuntimeLook {
   readonly usage: { days(): DayUsage[]; readonly priceOf: PriceOf }
   /** its loaded conversations */
   loaded(): Promise<ConversationLook[]>
+  /** its channels' mutes (SPEC §19) */
+  readonly presence: { mutedUntil(channel: string): { until: number; by: 'platform' | 'owner' } | undefined }
 }

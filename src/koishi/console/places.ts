@@ -5,7 +5,8 @@ import { claimsBot } from '../../claims/match'
 import type { ProfileConfig } from '../../config/types'
 import { conversationSummaries, runtimeSummary } from '../../console-data/summary'
 import { storedConversations, storedRuntimeSummary } from '../../console-data/stored'
-import type { ConversationSummary, RuntimeSummary } from '../../console-data/types'
+import type { CapabilityLine, ConversationSummary, RuntimeSummary } from '../../console-data/types'
+import { capabilitiesOf } from '../presence/capabilities'
 import type { HistorySide } from '../../history/sides'
 import type { Runtime } from '../../runtime/runtime'
 
@@ -35,14 +36,15 @@ const isOnline = (ctx: Context, bot: string) => ctx.bots[bot]?.status === Univer
 /** The running runtimes, then those that only have a home or stored histories. */
 export async function runtimeList(ctx: Context): Promise<RuntimeSummary[]> {
   const running = await ctx.kotodama.list()
-  const out = await Promise.all(running.map(r => runtimeSummary(r, isOnline(ctx, r.bot))))
+  const summary = async (r: Runtime) => ({ ...await runtimeSummary(r, isOnline(ctx, r.bot)), capabilities: capabilityLine(r.bot, r.profile) })
+  const out: RuntimeSummary[] = await Promise.all(running.map(summary))
   const stored = (await ctx.kotodama.stored()).filter(s => !running.some(r => r.profile.id === s.profile.id && r.bot === s.bot))
   const failed = new Map(ctx.kotodama.notStarted().map(n => [n.profile.id, n.problems]))
   out.push(...await Promise.all(stored.map(async s => {
     const online = isOnline(ctx, s.bot)
     const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online, logger: ctx.logger('kotodama') })
     const problems = failed.get(s.profile.id)
-    return problems ? { ...summary, notStarted: problems } : summary
+    return problems ? { ...summary, notStarted: problems } : { ...summary, capabilities: capabilityLine(s.bot, s.profile) }
   })))
   // a profile that did not start and has nothing stored still says why
   for (const [profile, problems] of failed) {
@@ -53,6 +55,11 @@ export async function runtimeList(ctx: Context): Promise<RuntimeSummary[]> {
     out.push({ profile, bot: '', online: false, running: false, ...nothing, notStarted: problems })
   }
   return out
+}
+
+function capabilityLine(bot: string, profile: ProfileConfig): CapabilityLine {
+  const { label, features } = capabilitiesOf(bot, profile)
+  return { label, features }
 }
 
 /** Loaded conversations first (newest message first), then stored ones that are not loaded. */

@@ -2,15 +2,12 @@
 // with what the profile turns on: the console's capability line and kotodama.status show it, and
 // why a feature is off. Facts from docs/platforms.md and shared/notes/platforms.md.
 import type { ProfileConfig } from '../../config/types'
+import type { CapabilityLine } from '../../console-data/types'
 
 export type CapabilityName = 'history' | 'stickerMark' | 'voice' | 'poke' | 'muteNotices' | 'passiveReplies' | 'proactive' | 'faces'
 
 /** One feature for one bot: on or off, and why when the platform or the config decides. */
-export interface Capability {
-  name: CapabilityName
-  on: boolean
-  why?: string
-}
+export type Capability = CapabilityLine['features'][number] & { name: CapabilityName }
 
 interface PlatformFacts {
   /** the adapter's name for the owner ("OneBot (NapCat, Lagrange)") */
@@ -70,7 +67,7 @@ export function needsPassiveReplies(platform: string): boolean {
 }
 
 /** Each feature of `bot` ('platform:selfId') under `profile`: what the platform allows and what is turned on. */
-export function capabilitiesOf(bot: string, profile: ProfileConfig): { platform: string; label: string; features: Capability[] } {
+export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityLine & { platform: string; features: Capability[] } {
   const platform = bot.slice(0, bot.indexOf(':'))
   const facts = BY_PLATFORM[platform] ?? { ...UNKNOWN, label: platform }
   const config: Partial<Record<CapabilityName, string | undefined>> = {
