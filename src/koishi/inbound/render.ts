@@ -54,7 +54,7 @@ async function storedMedia(el: h, assets: AssetStore): Promise<h | undefined> {
   if (typeof src !== 'string' || !src) return undefined
   const { src: _, url: __, ...rest } = el.attrs
   try {
-    const id = await assets.register(src, { mediaType: rest.type ?? rest.mime, filename: rest.filename ?? rest.title ?? rest.file })
+    const id = await assets.register(src, { mediaType: rest.type ?? rest.mime, filename: rest.filename ?? rest.title ?? rest.file }, { fetchNow: true })
     return h(el.type === 'image' ? 'img' : el.type, { src: `asset://${id}`, ...pick(rest) })
   } catch {
     return h.text(`[${el.type} that could not be stored]`)
