@@ -27,7 +27,8 @@ export async function store(assets: AssetStore, src: unknown, hints: { mediaType
   if (/^base64:\/\//i.test(source)) source = `data:${mediaType ?? 'application/octet-stream'};base64,${source.slice(9)}`
   const filename = typeof hints.filename === 'string' && hints.filename.length < 200 ? baseName(hints.filename) : undefined
   try {
-    return { url: `asset://${await assets.register(source, { mediaType, filename })}` }
+    // fetched at arrival: QQ's media links expire within hours (SPEC §19)
+    return { url: `asset://${await assets.register(source, { mediaType, filename }, { fetchNow: true })}` }
   } catch {
     return { failed: true }
   }

@@ -1,15 +1,18 @@
 // Media people sent (SPEC §5.4): one id per distinct source per runtime, the sidecar written at
-// once, the bytes fetched on first use through the host's HTTP client and kept on disk.
+// once, the bytes fetched through the host's HTTP client and kept on disk: inbound media in the
+// background when they arrive (SPEC §19, their links expire), others on first use.
 import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
 import { clip } from '../../util/clip'
 import { uuidv7 } from '../../util/uuidv7'
-import { ResourceError } from '../errors'
+import type { Logger } from '../../util/logger'
+import { ResourceError, type ResourceErrorCode } from '../errors'
 import { fsError } from '../fs-error'
 import { sniffMediaType, mediaTypeOfName } from '../media-type'
 import type { MediaBytes } from '../types'
+import { FetchQueue } from './asset-prefetch'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -24,6 +27,21 @@ export interface AssetSidecar {
   mediaType?: string
   byteLength?: number
   sha256?: string
+  /** why the fetch when the message arrived failed; a read tries again (not when too large) */
+  fetchFailure?: FetchFailure
+}
+
+export interface FetchFailure {
+  at: string
+  code: ResourceErrorCode
+  /** without the source: `HTTP 400: download url has expired`, `request timeout` */
+  reason: string
+  status?: number
+}
+
+export interface RegisterOptions {
+  /** fetch the bytes now, in the background (inbound media; registration does not wait for them) */
+  fetchNow?: boolean
 }
 
 export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }) => Promise<{ data: Buffer; mediaType?: string }>
@@ -36,6 +54,11 @@ export class AssetStore {
   /** Limits of one fetch (SPEC §5.4); fields so tests can shorten them. */
   timeoutMs = ASSET_FETCH_TIMEOUT_MS
   maxBytes = ASSET_MAX_BYTES
+  /** where a full wait list of arrival fetches is told, once */
+  logger?: Logger
+  /** the arrival fetches: `arrivals.limit` at once, `arrivals.maxWaiting` waiting */
+  readonly arrivals = new FetchQueue((id, signal) => this.fetchAtArrival(id, signal), text => this.logger?.warn('assets in %s: %s', this.dir, text))
+  private stopped = false
 
   constructor(readonly dir: string, private fetcher?: Fetcher) {}
 
@@ -62,19 +85,50 @@ export class AssetStore {
   /**
    * Registers a source URL and returns its asset id (the same id for the same source). The id is
    * given only once its sidecar (and a data: URL's bytes) is written, also to concurrent callers
-   * (they share one registration), so a read right after it finds the asset.
+   * (they share one registration), so a read right after it finds the asset. `fetchNow` queues the
+   * fetch of its bytes and returns without waiting for them.
    */
-  async register(source: string, hints: { mediaType?: string; filename?: string } = {}): Promise<string> {
+  async register(source: string, hints: { mediaType?: string; filename?: string } = {}, o: RegisterOptions = {}): Promise<string> {
     const index = await this.loadIndex()
     const key = this.sourceKey(source)
-    const known = index.get(key)
-    if (known) return known
-    let pending = this.registering.get(key)
-    if (!pending) {
-      pending = this.create(index, key, source, hints).finally(() => this.registering.delete(key))
-      this.registering.set(key, pending)
+    let id = index.get(key)
+    if (!id) {
+      let pending = this.registering.get(key)
+      if (!pending) {
+        pending = this.create(index, key, source, hints).finally(() => this.registering.delete(key))
+        this.registering.set(key, pending)
+      }
+      id = await pending
     }
-    return pending
+    // a data: URL's bytes are stored with its sidecar
+    if (o.fetchNow && !source.startsWith('data:')) this.fetchSoon(id)
+    return id
+  }
+
+  /** Queues the fetch of an asset's bytes (nothing when they are kept or its arrival fetch failed). */
+  fetchSoon(id: string): void {
+    if (this.fetcher && !this.stopped) this.arrivals.add(id)
+  }
+
+  /** Resolves when no arrival fetch waits or runs (tests, the bench). */
+  idle(): Promise<void> {
+    return this.arrivals.idle()
+  }
+
+  /** Waits for the asset's arrival fetch, if any; whether its bytes are kept. */
+  async fetched(id: string): Promise<boolean> {
+    await this.arrivals.settled(id)
+    return !!(await this.sidecar(id).catch((): undefined => undefined))?.fetchedAt
+  }
+
+  /**
+   * Drops the waiting arrival fetches and aborts those under way, without waiting for them (a
+   * stop never hangs on a slow platform); nothing is written after they end. Left unfetched, an
+   * asset is fetched on first read by the store of the next start.
+   */
+  stop(): void {
+    this.stopped = true
+    this.arrivals.stop()
   }
 
   private async create(index: Map<string, string>, key: string, source: string, hints: { mediaType?: string; filename?: string }): Promise<string> {
@@ -110,14 +164,24 @@ export class AssetStore {
     }
   }
 
-  /** The bytes, fetched once; concurrent first reads share one fetch. */
+  /** The bytes, fetched once; concurrent first reads (and an arrival fetch) share one fetch. */
   bytes(id: string, signal?: AbortSignal): Promise<MediaBytes> {
+    return this.shared(id, () => this.load(id, signal, false))
+  }
+
+  private shared(id: string, load: () => Promise<MediaBytes>): Promise<MediaBytes> {
     let p = this.fetching.get(id)
     if (!p) {
-      p = this.load(id, signal).finally(() => this.fetching.delete(id))
+      p = load().finally(() => this.fetching.delete(id))
       this.fetching.set(id, p)
     }
     return p
+  }
+
+  private async fetchAtArrival(id: string, signal: AbortSignal): Promise<void> {
+    const sidecar = await this.sidecar(id)
+    if (sidecar.fetchedAt || sidecar.fetchFailure) return
+    await this.shared(id, () => this.load(id, signal, true))
   }
 
   /** The path of the stored bytes, fetching them first when needed; errors name `url`. */
@@ -130,22 +194,33 @@ export class AssetStore {
     return { path: this.bytesPath(id), sidecar }
   }
 
-  private async load(id: string, signal?: AbortSignal): Promise<MediaBytes> {
+  /**
+   * Inside the shared fetch, so a failure recorded at arrival never overwrites bytes a later read
+   * kept. A read after a failed arrival fetch tries again, except for a source too large.
+   */
+  private async load(id: string, signal: AbortSignal | undefined, arrival: boolean): Promise<MediaBytes> {
     const sidecar = await this.sidecar(id)
     if (sidecar.fetchedAt) {
       const data = await readFile(this.bytesPath(id))
       return { data, mediaType: sidecar.mediaType ?? 'application/octet-stream', filename: sidecar.filename }
     }
     if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: its media could not be fetched (no HTTP client)`)
+    const earlier = sidecar.fetchFailure
+    if (earlier?.code === 'too_large') {
+      throw new ResourceError('too_large', `asset://${id} was larger than ${this.maxBytes} bytes when the message arrived; it is not fetched again`)
+    }
     let fetched: { data: Buffer; mediaType?: string }
     try {
       fetched = await this.fetcher(sidecar.source, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, signal })
+      if (fetched.data.length > this.maxBytes) throw new ResourceError('too_large', `larger than ${this.maxBytes} bytes`)
     } catch (e: any) {
-      // the platform's link never reaches the model (SPEC §3), not even inside an error
-      const why = clip(withoutSource(String(e?.message ?? e), sidecar.source))
-      throw new ResourceError(e instanceof ResourceError ? e.code : 'read_failed', `asset://${id}: its media could not be fetched: ${why}`)
+      const now = failureOf(e, sidecar.source)
+      if (arrival && !this.stopped && !signal?.aborted) {
+        await atomicWrite(this.sidecarPath(id), JSON.stringify({ ...sidecar, fetchFailure: now }, null, 2)).catch(() => {})
+      }
+      throw new ResourceError(now.code, failureMessage(id, now, earlier, arrival, this.maxBytes))
     }
-    if (fetched.data.length > this.maxBytes) throw new ResourceError('too_large', `asset://${id} is larger than ${this.maxBytes} bytes`)
+    if (this.stopped) throw new ResourceError('read_failed', `asset://${id}: not kept, its runtime stopped`)
     return this.storeBytes(sidecar, fetched)
   }
 
@@ -153,13 +228,45 @@ export class AssetStore {
     const mediaType = sniffMediaType(got.data) ?? clean(got.mediaType) ?? sidecar.mediaTypeHint
       ?? (sidecar.filename && mediaTypeOfName(sidecar.filename)) ?? 'application/octet-stream'
     await atomicWrite(this.bytesPath(sidecar.id), got.data)
+    const { fetchFailure: _, ...rest } = sidecar
     const done: AssetSidecar = {
-      ...sidecar, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,
+      ...rest, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,
       sha256: createHash('sha256').update(got.data).digest('hex'),
     }
     await atomicWrite(this.sidecarPath(sidecar.id), JSON.stringify(done, null, 2))
     return { data: got.data, mediaType, filename: sidecar.filename }
   }
+}
+
+/** A failed fetch, without its source (the platform's link never reaches the model, SPEC §3, not even inside an error). */
+function failureOf(e: any, source: string): FetchFailure {
+  const code: ResourceErrorCode = e instanceof ResourceError ? e.code : 'read_failed'
+  // Koishi's HTTP error carries the response; httpGet says "<url> answered 404"
+  const status: number | undefined = e?.response?.status ?? (Number(/\banswered (\d{3})\b/.exec(String(e?.message))?.[1]) || undefined)
+  const body = e?.response?.data
+  // QQ's expired link: HTTP 400 with {"retcode":-5503007,"retmsg":"download url has expired"} (NapCatQQ #190)
+  const words = body && typeof body === 'object' && [body.retmsg, body.message, body.msg].find(w => typeof w === 'string' && w)
+  const reason = status ? `HTTP ${status}${words ? ': ' + clip(withoutSource(words, source), 200) : ''}` : clip(withoutSource(String(e?.message ?? e), source))
+  return { at: new Date().toISOString(), code, reason, ...(status ? { status } : {}) }
+}
+
+/** The statuses of a link that no longer works (QQ answers 400 for an expired rkey). */
+const GONE = new Set([400, 403, 404, 410])
+
+/**
+ * What a read says: this fetch's reason, the one at arrival, and whether the link expired first.
+ * `arrival`: this is the arrival fetch (a read that shared it is told so).
+ */
+function failureMessage(id: string, now: FetchFailure, earlier: FetchFailure | undefined, arrival: boolean, maxBytes: number): string {
+  if (now.code === 'too_large') return `asset://${id} is larger than ${maxBytes} bytes`
+  const gone = (f?: FetchFailure) => !!f?.status && GONE.has(f.status)
+  let text = `asset://${id}: its media could not be fetched: ${now.reason}`
+  if (arrival) return text + (gone(now) ? ' (the platform\'s link did not work when the message arrived)' : ' (when the message arrived)')
+  if (earlier) text += `; when the message arrived: ${earlier.reason}`
+  if (gone(now)) {
+    text += gone(earlier) ? ' (the platform\'s link did not work even when the message arrived)' : ' (the platform\'s link expired before it was fetched)'
+  }
+  return text
 }
 
 function clean(mediaType?: string): string | undefined {

@@ -43,5 +43,9 @@ export function assetScheme(store: AssetStore): SchemeHandler {
     async bytes(url, signal) {
       return store.bytes(assetId(url).id, signal)
     },
+    // the runtime's stop: arrival fetches under way are aborted, not waited for
+    dispose() {
+      store.stop()
+    },
   }
 }
