@@ -23,8 +23,6 @@ export class RuntimeRegistry {
     let runtime: Runtime
     try {
       runtime = new Runtime(options())
-      // a full wait list of arrival fetches is told in the runtime's log (runtime.ts builds the store without one)
-      runtime.assets.logger ??= runtime.logger
     } catch (e) {
       return Promise.reject(e)
     }

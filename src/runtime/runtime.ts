@@ -75,6 +75,7 @@ export class Runtime {
     const fetch = o.platform.fetch
     const allowPrivate = o.profile.http.allowPrivate
     this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, f) => fetch.call(o.platform, url, { ...f, allowPrivate })))
+    this.assets.logger = o.logger
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.waits = new WaitIndex(this.home, o.logger)
     const models = o.models
