@@ -222,6 +222,18 @@ describe('console page in a real browser', function () {
       expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).to.equal(96)
       await page.locator('.kd-send.delivered').first().waitFor()
       await shot('8-kotodama-image')
+      // SPEC §19: the runtime's capability line, and a paused conversation's badge (the pause kotodama.pause makes)
+      const photos = (await demo.app.kotodama.list()).find(r => r.bot === 'sandbox:photos:koishi')!
+      const now = Date.now()
+      await photos.presence.mute('private:bob', now + 30 * 60_000, 'owner', now)
+      const badge = page.locator('.kd-conversation').filter({ hasText: 'private:bob' }).locator('.kd-muted-until')
+      await badge.waitFor()
+      expect(await badge.innerText()).to.match(/^paused until /)
+      const line = await runtime.locator('.kd-capabilities').innerText()
+      expect(line).to.include("Koishi's sandbox").and.include('✓ proactive messages').and.include('✗ history pull')
+      expect(await runtime.locator('.kd-feature.off').first().getAttribute('title')).to.equal('sandbox: no history to pull')
+      await shot('8b-kotodama-paused')
+      await photos.presence.mute('private:bob', 0, 'owner', Date.now())
     } finally {
       ws.terminate()
     }

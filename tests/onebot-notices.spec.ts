@@ -212,4 +212,18 @@ describe('onebot: notices', function () {
     expect(JSON.stringify(answer.segments)).to.include('The platform muted the bot here until')
     expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
   })
+
+  it('kotodama.status shows the platform\'s capability line and the mute', async () => {
+    h = await OneBotHarness.start()
+    await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'hello' })
+    await h.napcat.ban({ group: GROUP, duration: 600 })
+    await h.app.kotodama.received()
+    await h.idle(50)
+    await h.napcat.privateMessage({ user: 2002, text: 'kotodama.status' })
+    const [status] = await h.napcat.waitForSent(1)
+    const text = status.segments.map(s => s.data.text).join('')
+    expect(text).to.include('platform OneBot (NapCat, Lagrange): history pull on, sticker mark on, voice on, poke on, mute notices on')
+    expect(text).to.include('passive replies off (not needed: every message may be sent)')
+    expect(text).to.match(/group:555: \d+ entries, idle; muted by the platform until \d{4}-\d\d-\d\d \d\d:\d\d/)
+  })
 })

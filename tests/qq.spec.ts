@@ -334,6 +334,21 @@ describe('kotodama through @satorijs/adapter-qq and the fake QQ API', () => {
     await h.settled()
     report('c2c', d.id, h)
   })
+
+  // SPEC §19 "Capabilities per bot": the platform's limits, said where the owner looks
+  it('kotodama.status names what QQ\'s official API does not allow, and why', async () => {
+    h = await QQHarness.start()
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    h.qq.c2c({ user: 'U1', content: 'hello' })
+    await h.server.waitForRequests(1)
+    await h.settled()
+    h.qq.c2c({ user: 'U1', content: 'kotodama.status' })
+    await h.until(() => h.qq.outbound.length >= 1, 'the status answer')
+    const text = String(h.qq.outbound[0].body?.content ?? '')
+    expect(text).to.include("platform QQ's official API: history pull off (QQ official API: no history)")
+    expect(text).to.include('poke off (QQ official API: no pokes)').and.include('passive replies on')
+    expect(text).to.include('proactive messages off (QQ official API: a few a month per group or user (none since April 2025))')
+  })
 })
 
 /** What kotodama's answer did at the fake today (issue 27 finding 1): printed with QQ_REPORT=1, not asserted. */

@@ -9,6 +9,7 @@ import { cachedShare, formatCost, formatShare } from '../usage/cost'
 import type { UsageCounts } from '../usage/book'
 import { MigrateRefused } from './service'
 import { formatTime } from '../history/render-facts'
+import { capabilitiesOf, type Capability } from './presence/capabilities'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
@@ -24,10 +25,14 @@ export function registerCommands(ctx: Context) {
     for (const r of runtimes) {
       const convs = await r.status()
       lines.push(session.text('.runtime', [r.profile.id, r.bot, convs.length]))
+      const caps = capabilitiesOf(r.bot, r.profile)
+      const feature = (f: Capability) => session.text(f.on ? '.feature-on' : '.feature-off', [session.text(`.feature.${f.name}`), f.why ?? ''])
+      lines.push(session.text('.platform', [caps.label, caps.features.map(feature).join(', ')]))
       const memory = await r.memory.stats().catch((): undefined => undefined)
       if (memory) lines.push(session.text('.memory', [memory.files, memory.bytes, r.memory.config.maxFiles, r.memory.config.maxTotalBytes]))
       for (const c of convs) {
-        const wait = c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : ''
+        const wait = (c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : '')
+          + (c.muted ? session.text(`.muted-${c.muted.by}`, [formatTime(c.muted.until)]) : '')
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
       }
       for (const u of r.usage.snapshot()) {

@@ -51,6 +51,15 @@ const BY_PLATFORM: Record<string, PlatformFacts> = {
   },
 }
 
+const SANDBOX: PlatformFacts = {
+  label: "Koishi's sandbox",
+  has: {
+    history: 'sandbox: no history to pull', stickerMark: 'sandbox: stickers are sent as images', voice: true, poke: 'sandbox: no pokes',
+    muteNotices: 'sandbox: no ban notices', faces: 'sandbox: faces are sent as text', passiveReplies: 'not needed: every message may be sent',
+    proactive: true,
+  },
+}
+
 const UNKNOWN: PlatformFacts = {
   label: '',
   has: { history: true, proactive: true, voice: true, passiveReplies: 'not needed: every message may be sent' },
@@ -69,7 +78,8 @@ export function needsPassiveReplies(platform: string): boolean {
 /** Each feature of `bot` ('platform:selfId') under `profile`: what the platform allows and what is turned on. */
 export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityLine & { platform: string; features: Capability[] } {
   const platform = bot.slice(0, bot.indexOf(':'))
-  const facts = BY_PLATFORM[platform] ?? { ...UNKNOWN, label: platform }
+  // the console's sandbox bots are `sandbox:<page>:<name>`
+  const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
   const config: Partial<Record<CapabilityName, string | undefined>> = {
     history: (profile as Partial<{ history: { pull: boolean } }>).history?.pull === false ? 'off in the config (history.pull)' : undefined,
     poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
