@@ -150,6 +150,26 @@ describe('onebot: notices', function () {
     expect(mutes.mutes[`group:${GROUP}`].by).to.equal('platform')
   })
 
+  // NapCat reports a whole-group mute as user_id 0, duration -1; QQ's whole-group mute spares the owner and admins
+  it('a whole-group mute mutes a member bot until lifted, and not an admin bot (its role asked with get_group_member_info)', async () => {
+    h = await OneBotHarness.start()
+    const whole = (lift = false) => ({ ...notices.groupBan(10001, GROUP, 0, 1, lift ? 0 : -1, lift ? 'lift_ban' : 'ban') })
+    h.napcat.group(GROUP)
+    await h.napcat.push(whole())
+    await h.app.kotodama.received()
+    await h.until(() => true)
+    await h.idle(100)
+    expect((await runtime())?.presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
+    await h.napcat.push(whole(true))
+    await h.idle(100)
+    expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
+    h.napcat.member(GROUP, 10001, { role: 'admin' })
+    await h.napcat.push(whole())
+    await h.idle(100)
+    expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
+    expect(h.napcat.calls.filter(c => c.action === 'get_group_member_info')).to.have.length(2)
+  })
+
   it('a ban notice with a negative or non-numeric duration is logged and ignored; a huge one is kept as 30 days', async () => {
     h = await OneBotHarness.start()
     h.server.fallback({ toolCalls: [call('finish', {})] })

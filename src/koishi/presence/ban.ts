@@ -6,7 +6,7 @@
 export const MAX_BAN_SECONDS = 30 * 24 * 3600
 
 export type BanReading =
-  | { kind: 'mute'; seconds: number; clamped?: boolean }
+  | { kind: 'mute'; seconds: number; clamped?: boolean; whole?: boolean }
   | { kind: 'lift' }
   | { kind: 'other' }
   | { kind: 'invalid'; why: string }
@@ -19,10 +19,24 @@ export function readBan(data: Record<string, unknown>, selfId: string): BanReadi
   if (data.sub_type === 'lift_ban') return { kind: 'lift' }
   const raw = data.duration
   const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : NaN
-  if (whole && seconds === -1) return { kind: 'mute', seconds: MAX_BAN_SECONDS }
+  if (whole && seconds === -1) return { kind: 'mute', seconds: MAX_BAN_SECONDS, whole }
   if (!Number.isFinite(seconds)) return { kind: 'invalid', why: `duration ${JSON.stringify(raw)?.slice(0, 40)} is not a number` }
   if (seconds === 0) return { kind: 'lift' }
   if (seconds < 0) return { kind: 'invalid', why: `duration ${seconds} is negative` }
-  if (seconds > MAX_BAN_SECONDS) return { kind: 'mute', seconds: MAX_BAN_SECONDS, clamped: true }
-  return { kind: 'mute', seconds }
+  if (seconds > MAX_BAN_SECONDS) return { kind: 'mute', seconds: MAX_BAN_SECONDS, clamped: true, ...(whole ? { whole } : {}) }
+  return { kind: 'mute', seconds, ...(whole ? { whole } : {}) }
+}
+
+/** QQ's whole-group mute does not silence the group's owner or admins. */
+export async function exemptFromWholeMute(bot: { getGuildMember?(guild: string, user: string): Promise<{ roles?: { id?: string }[] }> },
+  guild: string, selfId: string): Promise<boolean> {
+  try {
+    const member = await Promise.race([
+      bot.getGuildMember?.(guild, selfId),
+      new Promise<undefined>(resolve => { setTimeout(resolve, 3000) }),
+    ])
+    return !!member?.roles?.some(r => r.id === 'admin' || r.id === 'owner')
+  } catch {
+    return false
+  }
 }

@@ -8,7 +8,7 @@ import type { Fact } from '../../history/entries'
 import type { Runtime } from '../../runtime/runtime'
 import type { Logger } from '../../util/logger'
 import { arrivalOf, type Arrival } from '../session-to-fact'
-import { readBan } from './ban'
+import { exemptFromWholeMute, readBan } from './ban'
 
 export interface NoticeDeps {
   /** runs `task` in the conversation's arrival order; false when no profile claims the channel */
@@ -66,7 +66,12 @@ export function listenToNotices(ctx: Context, d: NoticeDeps): void {
     if (ban.kind === 'invalid') return d.log.warn('a ban notice of %s in %s was ignored: %s', a.bot, a.channel, ban.why)
     if (ban.kind === 'mute' && ban.clamped) d.log.warn('a ban notice of %s in %s is longer than QQ allows; kept as 30 days', a.bot, a.channel)
     const now = d.now()
-    claimed(a, 'ban', rt => rt.presence.mute(a.channel, ban.kind === 'mute' ? now + ban.seconds * 1000 : 0, 'platform', now))
+    claimed(a, 'ban', async rt => {
+      if (ban.kind === 'mute' && ban.whole && a.event.guild?.id && await exemptFromWholeMute(session.bot, a.event.guild.id, a.selfId)) {
+        return d.log.debug('a whole-group mute in %s does not silence %s: it is an admin there', a.channel, a.bot)
+      }
+      await rt.presence.mute(a.channel, ban.kind === 'mute' ? now + ban.seconds * 1000 : 0, 'platform', now)
+    })
   })
 
   const member = (joined: boolean) => (session: Session) => {
