@@ -24,6 +24,18 @@ const ONEBOT: PlatformFacts = {
   },
 }
 
+/** A platform with none of QQ's features: messages, media, voice, history where `history` says. */
+function plainPlatform(label: string, history: true | string, short = label): PlatformFacts {
+  const not = (what: string) => `${short}: ${what}`
+  return {
+    label,
+    has: {
+      history, stickerMark: not('stickers are sent as images'), voice: true, poke: not('no pokes'), muteNotices: not('no ban notices'),
+      faces: not('faces are sent as text'), passiveReplies: 'not needed: every message may be sent', proactive: true,
+    },
+  }
+}
+
 const BY_PLATFORM: Record<string, PlatformFacts> = {
   onebot: ONEBOT,
   qq: {
@@ -34,31 +46,11 @@ const BY_PLATFORM: Record<string, PlatformFacts> = {
       passiveReplies: true, proactive: 'QQ official API: a few a month per group or user (none since April 2025)',
     },
   },
-  discord: {
-    label: 'Discord',
-    has: {
-      history: true, stickerMark: 'Discord: stickers are sent as images', voice: true, poke: 'Discord: no pokes', muteNotices: 'Discord: no ban notices',
-      faces: 'Discord: faces are sent as text', passiveReplies: 'not needed: every message may be sent', proactive: true,
-    },
-  },
-  telegram: {
-    label: 'Telegram',
-    has: {
-      history: 'Telegram: bots cannot read the history', stickerMark: 'Telegram: stickers are sent as images', voice: true, poke: 'Telegram: no pokes',
-      muteNotices: 'Telegram: no ban notices', faces: 'Telegram: faces are sent as text', passiveReplies: 'not needed: every message may be sent',
-      proactive: true,
-    },
-  },
+  discord: plainPlatform('Discord', true),
+  telegram: plainPlatform('Telegram', 'Telegram: bots cannot read the history'),
 }
 
-const SANDBOX: PlatformFacts = {
-  label: "Koishi's sandbox",
-  has: {
-    history: 'sandbox: no history to pull', stickerMark: 'sandbox: stickers are sent as images', voice: true, poke: 'sandbox: no pokes',
-    muteNotices: 'sandbox: no ban notices', faces: 'sandbox: faces are sent as text', passiveReplies: 'not needed: every message may be sent',
-    proactive: true,
-  },
-}
+const SANDBOX = plainPlatform("Koishi's sandbox", 'sandbox: no history to pull', 'sandbox')
 
 const UNKNOWN: PlatformFacts = {
   label: '',
