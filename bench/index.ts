@@ -17,6 +17,7 @@ import { promptCache } from './prompt-cache'
 import { attention } from './attention'
 import { recall } from './recall'
 import { toolSearch } from './tool-search'
+import { historyPull } from './history-pull'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -35,6 +36,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['13', 'attention and timing', attention],
   ['14', 'tool search', toolSearch],
   ['15', 'recall', recall],
+  ['16', 'history pull', historyPull],
 ]
 
 async function main() {

@@ -22,6 +22,8 @@ export interface Fact {
   quotesBot?: boolean
   /** the platform marks its author as a bot (SPEC §15: never wakes unless wake.fromBots) */
   fromBot?: boolean
+  /** fetched from the platform's history after downtime (SPEC §19), not delivered live: it never wakes the mind */
+  pulled?: boolean
 }
 
 export type WakeReason = string

@@ -25,6 +25,7 @@ import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
+import { PulledFacts } from './pulled-facts'
 import { SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
@@ -54,6 +55,7 @@ export class Runtime {
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   readonly channels = new ChannelMemory()
+  readonly pulled = new PulledFacts(this, (key, fn) => this.conversations.using(key, fn), () => this.stopped)  // stored without waking (SPEC §19)
   private conversations: Conversations
   private extensions: ExtensionSync
   private stopped = false
