@@ -18,6 +18,7 @@ import { attention } from './attention'
 import { recall } from './recall'
 import { toolSearch } from './tool-search'
 import { prefetch } from './prefetch'
+import { historyPull } from './history-pull'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -37,6 +38,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['14', 'tool search', toolSearch],
   ['15', 'recall', recall],
   ['16', 'inbound media fetched at arrival', prefetch],
+  ['17', 'history pull', historyPull],
 ]
 
 async function main() {

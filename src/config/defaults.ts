@@ -38,3 +38,6 @@ export const NO_PRICE: Readonly<ModelPrice> = { input: 0, cachedInput: 0, output
 
 /** the share of its limits a full history is cut back to (SPEC §16) */
 export const DEFAULT_TRIM_TO = 0.5
+
+/** SPEC §19 "History after downtime" */
+export const DEFAULT_HISTORY: Readonly<import('./types').HistoryConfig> = { pull: true, pullMax: 50, pullMaxAgeHours: 24 }

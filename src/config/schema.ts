@@ -112,6 +112,12 @@ const profile = Schema.object({
   tools: Schema.object({
     searchAbove: Schema.number().default(DEFAULT_TOOLS.searchAbove),
   }),
+  // the values of DEFAULT_HISTORY (a test keeps them equal)
+  history: Schema.object({
+    pull: Schema.boolean().default(true),
+    pullMax: Schema.number().default(50),
+    pullMaxAgeHours: Schema.number().default(24),
+  }),
 })
 
 const mcpServer = Schema.object({

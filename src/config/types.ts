@@ -132,6 +132,17 @@ export interface ProfileConfig {
   recall?: RecallConfig
   /** many tools (SPEC §18); absent: DEFAULT_TOOLS */
   tools?: ToolsConfig
+  /** messages said while the bot was away, fetched from the platform (SPEC §19); absent: DEFAULT_HISTORY */
+  history?: HistoryConfig
+}
+
+/** History after downtime (SPEC §19): fetched when a runtime starts, its bot comes online, a conversation's first message since. */
+export interface HistoryConfig {
+  pull: boolean
+  /** messages per conversation */
+  pullMax: number
+  /** none older than this */
+  pullMaxAgeHours: number
 }
 
 export interface RecallConfig {

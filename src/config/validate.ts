@@ -2,7 +2,7 @@
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
 import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig } from './types'
-import { DEFAULT_CODEMODE } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_HISTORY } from './defaults'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
 export interface ConfigProblem {
@@ -159,6 +159,26 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
   return out
 }
 
+const HISTORY_CHECKS: [keyof typeof DEFAULT_HISTORY, Check][] = [
+  ['pull', (_, v) => typeof v === 'boolean' ? undefined : 'must be true or false'], ['pullMax', wholeNonNegative], ['pullMaxAgeHours', positive],
+]
+
+/** A bad history field is reported and replaced by its default; the profile starts (SPEC §19). */
+function withHistory(p: ProfileConfig, index: number, problems: ConfigProblem[]): ProfileConfig {
+  if (p.history === undefined) return p
+  const history: Record<string, unknown> = { ...DEFAULT_HISTORY, ...p.history }
+  let bad = false
+  for (const [key, check] of HISTORY_CHECKS) {
+    const message = check(key, history[key])
+    if (!message) continue
+    const path = `profiles[${index}].history.${key}`
+    problems.push({ profile: p.id, index, path, message: `${message}; using the default ${DEFAULT_HISTORY[key]}`, leftOut: true })
+    history[key] = DEFAULT_HISTORY[key]
+    bad = true
+  }
+  return bad ? { ...p, history: history as unknown as ProfileConfig['history'] } : p
+}
+
 export function checkConfig(config: Config): CheckedConfig {
   const problems: ConfigProblem[] = []
   const models = new Map<string, ModelConfig>()
@@ -202,7 +222,7 @@ export function checkConfig(config: Config): CheckedConfig {
       if (mcpServers.has(id)) return true
       problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out`, leftOut: true })
     })
-    profiles.push(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp })
+    profiles.push(withHistory(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems))
   })
   return { models, codemode, profiles, mcpServers, problems }
 }

@@ -31,6 +31,8 @@ export interface Fact {
   pokesBot?: boolean
   /** its author recalled it: the model reads "[recalled]" from then on (history/recalled.ts) */
   recalled?: boolean
+  /** fetched from the platform's history after downtime (SPEC §19), not delivered live: it never wakes the mind */
+  pulled?: boolean
 }
 
 export type WakeReason = string

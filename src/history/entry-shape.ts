@@ -14,6 +14,7 @@ function factProblem(f: unknown): string | undefined {
     return 'a fact without id, at, bot, channel or content'
   }
   if (!isObject(f.user) || !isString(f.user.id) || !isString(f.user.name)) return 'a fact without its user'
+  if (f.pulled !== undefined && typeof f.pulled !== 'boolean') return 'a fact with a malformed pulled mark'
   return undefined
 }
 

@@ -9,10 +9,11 @@ import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { Logger } from '../util/logger'
 import { onebotForward } from './onebot/forward'
+import { historyPull, type HistoryPull, type PullHooks } from './history-pull'
 import { arrivalOf, sessionToFact } from './session-to-fact'
 import { listenToNotices } from './presence/notices'
 
-export interface InboundDeps {
+export interface InboundDeps extends PullHooks {
   log: Logger
   profiles(): ProfileConfig[]
   owner(bot: string, channel: string): ProfileConfig | undefined
@@ -30,8 +31,11 @@ export class Inbound {
   private ingest = new KeyedQueue()
   /** each bot's display name, read once (a session's properties are costly proxies), kept current by status events */
   private names = new Map<string, string | undefined>()
+  /** messages said while the bot was away, pulled before anything newer is stored (SPEC §19) */
+  private pulls: HistoryPull
 
   constructor(private ctx: Context, private deps: InboundDeps) {
+    this.pulls = historyPull(ctx, { ...deps, botName: bot => this.botName(bot), queue: (p, bot, conv, task) => this.queue(p, bot, conv, task) })
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
@@ -43,7 +47,7 @@ export class Inbound {
     ctx.on('bot-status-updated', bot => {
       this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
       if (!bot.isActive) deps.stopBot(`${bot.platform}:${bot.selfId}`)
-      else if (bot.status === Universal.Status.ONLINE) this.restoreWaits(bot.sid)
+      else if (bot.status === Universal.Status.ONLINE) { this.pulls.online(bot.sid); this.restoreWaits(bot.sid) }
     })
     ctx.inject(['database'], () => this.restoreWaits())
     listenToNotices(ctx, { run: (bot, channel, task) => this.run(bot, channel, task), log: deps.log, now: () => deps.now() })
@@ -61,10 +65,12 @@ export class Inbound {
     const profile = this.deps.owner(bot, channel)
     if (!profile || this.deps.unavailable(profile, bot)) return
     const conversation = profile.mode === 'cross' ? 'cross' : channel
-    this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => {
+    this.queue(profile, bot, conversation, async () => {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
         const runtime = await this.deps.runtime(profile, bot)
+        const pulling = this.pulls.before(runtime, arrival)   // awaited only when there is a pull: a tick less for every other message
+        if (pulling) await pulling
         const kit = { assets: runtime.assets, forward: onebotForward(session.bot, this.deps.log) }
         if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
       }
@@ -79,11 +85,13 @@ export class Inbound {
   run(bot: string, channel: string, task: (runtime: Runtime) => Promise<unknown>): boolean {
     const profile = this.deps.owner(bot, channel)
     if (!profile || this.deps.unavailable(profile, bot)) return false
-    const conversation = profile.mode === 'cross' ? 'cross' : channel
-    this.ingest.run(`${profile.id}\u0000${bot}\u0000${conversation}`, async () => task(await this.deps.runtime(profile, bot)))
+    this.queue(profile, bot, profile.mode === 'cross' ? 'cross' : channel, async () => task(await this.deps.runtime(profile, bot)))
       .catch(e => this.deps.log.error('a notice of %s in %s could not be handled: %s', bot, channel, e?.stack ?? e))
     return true
   }
+
+  /** A conversation's ingest queue: its messages and pulls, one after another. */
+  private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) { return this.ingest.run(`${p.id}\u0000${bot}\u0000${conv}`, task) }
 
   botName(bot: string, session?: Session): string | undefined {
     if (!this.names.has(bot) && session) this.names.set(bot, session.bot?.user?.name)

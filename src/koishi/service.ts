@@ -108,6 +108,7 @@ export class KotodamaService extends Service {
       storable: (profile, bot) => this.storageOf(profile, bot) !== 'database' || !!this.storage.table,
       runtime: (profile, bot) => this.runtime(profile, bot), homeOf: (profile, bot) => this.homeOf(profile, bot),
       stopBot: bot => this.runtimes.stopWhere(r => r.bot === bot), now: () => this.clock.now(),
+      running: (profile, bot) => this.runtimes.running(profile, bot), watch: fn => this.runtimes.watch(fn),
     })
   }
 

@@ -110,13 +110,15 @@ export class Conversation implements TurnPort {
 
   /**
    * Stores a fact; a turn in progress sees it at its next step (and may stop typing for it). A
-   * waking fact goes to the gate, which starts one turn for a burst (SPEC §15).
+   * waking fact goes to the gate, which starts one turn for a burst (SPEC §15). A pulled fact (SPEC §19)
+   * is history, not an arrival: it never wakes, restarts a burst wait, stops a send or fills a wait.
    * false when the conversation has stopped: the fact is not stored here (the caller tries again).
    */
   receive(fact: Fact, wake?: string): boolean {
     if (this.stopped) return false
+    if (!this.tail.admit(fact)) return true   // pulled after downtime and delivered live: stored once (SPEC §19)
     this.target = targetOf(fact)
-    const arrival = this.attention.arrive(fact, wake, this.clock.now())
+    const arrival = fact.pulled ? {} : this.attention.arrive(fact, wake, this.clock.now())
     const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...arrival }]
     // A fact is first seen by the next turn (or the running one, at its next step).
     const images = factAttachments(fact, this.currentTurn?.number ?? this.turnCounter + 1, this.profile.attachment.inboundLifetime)
@@ -124,15 +126,18 @@ export class Conversation implements TurnPort {
     if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.push(...entries)
-      this.attention.duringTurn(arrival, wake)
+      if (!fact.pulled) this.attention.duringTurn(arrival, wake)
       return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
-    this.attention.between(arrival)
-    if (!arrival.wake) this.waiting.countFact()
+    if (!fact.pulled) this.attention.between(arrival)
+    if (!arrival.wake && !fact.pulled) this.waiting.countFact()
     return true
   }
+
+  /** Whether this conversation holds the platform message `id` of `channel` (SPEC §19). */
+  holds(channel: string, id: string): boolean { return this.tail.holds(channel, id) }
 
   /** A turn for an explicit wake-up or a wait window: now (after the judge, for a wait), or right after the running one. */
   request(req: TurnRequest): void {
@@ -170,9 +175,7 @@ export class Conversation implements TurnPort {
     return this.deps.store.append(entries).catch(() => {})
   }
 
-  flushInbox(): void {
-    this.takeInbox()
-  }
+  flushInbox(): void { this.takeInbox() }
 
   /** The platform says message `id` was recalled: the model reads "[recalled]" from now on (SPEC §19). */
   recall(id: string): Promise<void> {
@@ -185,7 +188,7 @@ export class Conversation implements TurnPort {
     this.inbox = []
     if (moved.length) {
       this.append(moved)
-      for (const e of moved) if (e.type === 'fact') this.waiting.countFact()
+      for (const e of moved) if (e.type === 'fact' && !e.fact.pulled) this.waiting.countFact()
     }
     return moved
   }

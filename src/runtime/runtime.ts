@@ -25,6 +25,7 @@ import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
+import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
@@ -57,6 +58,7 @@ export class Runtime {
   readonly channels = new ChannelMemory()
   /** recalls, bans and pauses of its channels (SPEC §19) */
   readonly presence: RuntimePresence
+  readonly pulled = new PulledFacts(this, (key, fn) => this.conversations.using(key, fn), () => this.stopped)  // stored without waking (SPEC §19)
   private conversations: Conversations
   private extensions: ExtensionSync
   private stopped = false

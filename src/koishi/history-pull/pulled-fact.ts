@@ -1,0 +1,47 @@
+// A message read from a platform's history → a fact, as session-to-fact.ts makes one of a live
+// message: the same channel key and platform ids, the author's card or nickname, the platform's
+// time, media registered as assets through the same renderers; marked `pulled`.
+import { h } from 'koishi'
+import { rawChannel } from '../../claims/channel-key'
+import type { Fact } from '../../history/entries'
+import { visibleText } from '../../util/elements'
+import { renderElements, type RenderKit } from '../inbound/render'
+import { namesBot } from '../mentions'
+import type { FetchedMessage } from './window'
+
+/** Where a channel is, as its facts say it (or the live message that starts a pull). */
+export interface ChannelPlace {
+  channel: string
+  /** the platform's own id of the channel */
+  channelId: string
+  direct: boolean
+  guildId?: string
+  channelName?: string
+}
+
+export interface PulledFactKit extends RenderKit {
+  bot: string
+  selfId: string
+  botName?: string
+}
+
+export async function pulledFact(m: FetchedMessage, place: ChannelPlace, kit: PulledFactKit): Promise<Fact> {
+  const elements = await renderElements(m.elements, kit)
+  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === kit.selfId) || namesBot(visibleText(elements), kit.botName)
+  return {
+    id: m.id,
+    at: m.at,
+    bot: kit.bot,
+    channel: place.channel,
+    ...(place.channelName ? { channelName: place.channelName } : {}),
+    ...(place.guildId ? { guildId: place.guildId } : {}),
+    ...(rawChannel(place.channel) !== place.channelId ? { rawChannel: place.channelId } : {}),
+    direct: place.direct,
+    user: { id: m.user.id, name: m.user.name },
+    content: elements.join(''),
+    ...(m.quote ? { quote: { id: m.quote.id } } : {}),
+    mentionsBot,
+    ...(m.user.isBot ? { fromBot: true } : {}),
+    pulled: true,
+  }
+}
