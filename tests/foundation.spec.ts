@@ -153,12 +153,12 @@ describe('foundation: a mind in the chat', function () {
   it('text mode sends markup literally; element mode parses it', async () => {
     h = await Harness.start()
     h.server.script({ toolCalls: [
-      call('send_message', { messages: ['<at id="alice"/> hi'], continue: true }),
+      call('send_message', { messages: ['<b>bold</b> hi'], continue: true }),
       call('send_message', { messages: ['1 < 2 <b>x</b>'], mode: 'text' }),
     ] })
     await h.client('bob').receive('talk')
     await h.until(() => h.sent.length === 2, 'sends')
-    expect(h.sent[0].content).to.equal('<at id="alice"/> hi')
+    expect(h.sent[0].content).to.equal('<b>bold</b> hi')
     expect(h.sent[1].content).to.equal('1 &lt; 2 &lt;b&gt;x&lt;/b&gt;')
   })
 

@@ -262,6 +262,21 @@ describe('history after downtime (SPEC §19)', function () {
     ])
   })
 
+  // NapCat stores a message in the history before it posts the event (its times are whole seconds): the first
+  // live message's pull finds the messages said right after it, which must still arrive live, and wake
+  it('messages said in the same second after the first live one are not pulled ahead of it: they arrive live and wake', async () => {
+    h = await OneBotHarness.start()
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    const time = Math.floor(Date.now() / 1000)
+    await h.napcat.groupMessage({ group: GROUP, user: 2002, text: 'earlier', time, deliver: false })
+    await h.napcat.groupMessage({ group: GROUP, user: 2002, text: 'first live', time })
+    await h.napcat.groupMessage({ group: GROUP, user: 2001, segments: mention('second live'), time })
+    await h.server.waitForRequests(1)
+    await drained(h)
+    const facts = await factsOf(h, `group:${GROUP}`)
+    expect(facts.map(f => [f.content.trim(), !!f.pulled])).to.deep.equal([['earlier', true], ['first live', false], ['<at id="10001"/> second live', false]])
+  })
+
   it('garbage from the history action (no list, items without ids) is logged and skipped; the live message is answered', async () => {
     h = await OneBotHarness.start()
     h.server.fallback({ toolCalls: [call('finish', {})] })

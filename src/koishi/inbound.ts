@@ -7,13 +7,14 @@ import type { ProfileConfig } from '../config/types'
 import { mayHavePendingWaits } from '../runtime/durable-waits'
 import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
+import type { RuntimeRegistry } from './runtime-registry'
 import type { Logger } from '../util/logger'
 import { onebotForward } from './onebot/forward'
 import { historyPull, type HistoryPull, type PullHooks } from './history-pull'
 import { arrivalOf, sessionToFact } from './session-to-fact'
 import { listenToNotices } from './presence/notices'
 
-export interface InboundDeps extends PullHooks {
+export interface InboundDeps {
   log: Logger
   profiles(): ProfileConfig[]
   owner(bot: string, channel: string): ProfileConfig | undefined
@@ -23,7 +24,8 @@ export interface InboundDeps extends PullHooks {
   storable(profile: ProfileConfig, bot: string): boolean
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime>
   homeOf(profile: ProfileConfig, bot: string): string
-  stopBot(bot: string): void
+  /** the running runtimes: stopped when their bot goes, watched for starts (history pull) */
+  runtimes: Pick<RuntimeRegistry, 'running' | 'watch' | 'stopWhere'>
   now(): number
 }
 
@@ -35,7 +37,9 @@ export class Inbound {
   private pulls: HistoryPull
 
   constructor(private ctx: Context, private deps: InboundDeps) {
-    this.pulls = historyPull(ctx, { ...deps, botName: bot => this.botName(bot), queue: (p, bot, conv, task) => this.queue(p, bot, conv, task) })
+    const hooks: PullHooks = { running: (p, bot) => deps.runtimes.running(p, bot), watch: fn => deps.runtimes.watch(fn) }
+    this.pulls = historyPull(ctx, { ...deps, ...hooks, botName: bot => this.botName(bot), queue: (p, bot, conv, task) => this.queue(p, bot, conv, task) })
+    const stopBot = (sid: string) => deps.runtimes.stopWhere(r => r.bot === sid)
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
     ctx.middleware((session, next) => {
@@ -46,12 +50,12 @@ export class Inbound {
     // online, and a bot's first start (CONNECT) comes after the message that started its runtime.
     ctx.on('bot-status-updated', bot => {
       this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
-      if (!bot.isActive) deps.stopBot(`${bot.platform}:${bot.selfId}`)
+      if (!bot.isActive) stopBot(`${bot.platform}:${bot.selfId}`)
       else if (bot.status === Universal.Status.ONLINE) { this.pulls.online(bot.sid); this.restoreWaits(bot.sid) }
     })
     ctx.inject(['database'], () => this.restoreWaits())
     listenToNotices(ctx, { run: (bot, channel, task) => this.run(bot, channel, task), log: deps.log, now: () => deps.now() })
-    ctx.on('bot-removed', bot => deps.stopBot(`${bot.platform}:${bot.selfId}`))
+    ctx.on('bot-removed', bot => stopBot(`${bot.platform}:${bot.selfId}`))
   }
 
   /**

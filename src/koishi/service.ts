@@ -107,8 +107,7 @@ export class KotodamaService extends Service {
       unavailable: (profile, bot) => this.storage.unavailable(this.storageOf(profile, bot)),
       storable: (profile, bot) => this.storageOf(profile, bot) !== 'database' || !!this.storage.table,
       runtime: (profile, bot) => this.runtime(profile, bot), homeOf: (profile, bot) => this.homeOf(profile, bot),
-      stopBot: bot => this.runtimes.stopWhere(r => r.bot === bot), now: () => this.clock.now(),
-      running: (profile, bot) => this.runtimes.running(profile, bot), watch: fn => this.runtimes.watch(fn),
+      runtimes: this.runtimes, now: () => this.clock.now(),
     })
   }
 

@@ -177,11 +177,6 @@ export class Conversation implements TurnPort {
 
   flushInbox(): void { this.takeInbox() }
 
-  /** The platform says message `id` was recalled: the model reads "[recalled]" from now on (SPEC §19). */
-  recall(id: string): Promise<void> {
-    return this.append([{ type: 'recalled', at: this.clock.now(), id }])
-  }
-
   /** Moves facts that arrived during the turn into the history; returns them. */
   private takeInbox(): Entry[] {
     const moved = this.inbox

@@ -38,7 +38,8 @@ export class RuntimePresence {
   /** The platform says message `id` of `channel` was recalled. */
   async recall(channel: string, id: string): Promise<void> {
     this.recalls.add(channel, id, this.d.clock.now())
-    await this.d.using(channel, conv => conv.recall(id))
+    // the model reads "[recalled]" from now on: the conversation's tail masks it (history/recalled.ts)
+    await this.d.using(channel, conv => conv.append([{ type: 'recalled', at: conv.clock.now(), id }]))
   }
 
   wasRecalled(channel: string, id: string): boolean {

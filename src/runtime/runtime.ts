@@ -32,8 +32,6 @@ import { registeredTools } from './tool-catalog'
 import { runtimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
 
-const NO_SECRETS = new Redactor([])
-
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
 export class Runtime {
@@ -109,7 +107,7 @@ export class Runtime {
     const o = this.options
     const judge = o.profile.wake.judge
     return {
-      view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? NO_SECRETS,
+      view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? new Redactor([]),
       models: o.models, calls: this.calls, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),

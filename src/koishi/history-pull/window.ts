@@ -51,6 +51,8 @@ export class PullWindow {
   /** newest first */
   private kept: FetchedMessage[] = []
   private seen = new Set<string>()
+  /** the live message was offered: what follows is older than it */
+  private passedLive = false
   over = false
 
   constructor(private req: PullRequest, private selfId: string) {}
@@ -62,7 +64,16 @@ export class PullWindow {
     this.seen.add(m.id)
     const { since, before } = this.req
     if ((since && (m.id === since.id || m.at < since.at)) || m.at < this.req.notBefore) return this.stop()
-    if (before && (m.id === before.id || m.at > before.at)) return 'skipped'
+    if (before && !this.passedLive) {
+      if (m.id === before.id) {
+        // platform times are whole seconds: those of its second offered before it are newer than the live one
+        this.passedLive = true
+        this.kept = this.kept.filter(k => k.at < before.at)
+        this.over = this.kept.length >= this.req.max
+        return 'skipped'
+      }
+      if (m.at > before.at) return 'skipped'
+    }
     // the bot's own messages are in the history already, as the steps that sent them
     if (m.user.id === this.selfId) return 'skipped'
     this.kept.push(m)

@@ -73,7 +73,7 @@ export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityL
   // the console's sandbox bots are `sandbox:<page>:<name>`
   const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
   const config: Partial<Record<CapabilityName, string | undefined>> = {
-    history: (profile as Partial<{ history: { pull: boolean } }>).history?.pull === false ? 'off in the config (history.pull)' : undefined,
+    history: profile.history?.pull === false ? 'off in the config (history.pull)' : undefined,
     poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
   }
   const names: CapabilityName[] = ['history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces']
