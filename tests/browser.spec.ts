@@ -201,6 +201,8 @@ describe('console page in a real browser', function () {
     // the message that did not mention it is a fact that woke nothing
     expect(await page.locator('.kd-fact').filter({ hasText: 'just chatting' }).locator('.kd-badge.wake').count()).to.equal(0)
     await page.locator('.kd-send.delivered').filter({ hasText: 'I heard: @Koishi are you there?' }).waitFor()
+    // the sandbox tells the group that Alice joined: a notice (SPEC §19), shown as a line of its own
+    expect(await page.locator('.kd-notice').first().innerText()).to.match(/joined the group/)
     await sandbox.close()
     await shot('7-kotodama-group')
   })

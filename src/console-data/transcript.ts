@@ -143,6 +143,7 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
     kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images,
     ...(e.wake ? { wake: e.wake } : {}),
     ...(e.held ? { held: e.held } : {}),
+    ...(f.notice ? { notice: f.notice } : {}), ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),
   }
 }
 

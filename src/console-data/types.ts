@@ -98,8 +98,14 @@ export interface FactItem {
   images: string[]
   /** why it woke the mind, when it did */
   wake?: string
-  /** why it did not wake the mind although it would have (SPEC §15): stale, bot, perUser */
+  /** why it did not wake the mind although it would have (SPEC §15): stale, bot, perUser, muted */
   held?: string
+  /** a platform notice (SPEC §19): the text says what happened ("poked you", "joined the group") */
+  notice?: string
+  /** its author recalled it (the mind reads "[recalled]") */
+  recalled?: boolean
+  /** fetched from the platform's history after downtime */
+  pulled?: boolean
 }
 
 export interface TurnItem {
