@@ -16,7 +16,7 @@ const LAYERS = [
   ['history'],
   ['tools'],
   ['part'],
-  ['memory', 'tool-search', 'attention', 'mcp'],
+  ['memory', 'tool-search', 'attention', 'mcp', 'stickers'],
   ['recall'],
   ['runtime'],
   ['console-data'],

@@ -2,7 +2,7 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO } from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -105,6 +105,19 @@ const profile = Schema.object({
     index: Schema.boolean().default(true),
   }),
   mcp: Schema.array(Schema.string()).role('table').default([]),
+  stickers: Schema.object({
+    enabled: Schema.boolean().default(DEFAULT_STICKERS.enabled),
+    dir: Schema.string().default(DEFAULT_STICKERS.dir),
+    maxPerTurn: Schema.number().default(DEFAULT_STICKERS.maxPerTurn),
+    offer: Schema.number().default(DEFAULT_STICKERS.offer),
+    learn: Schema.object({
+      enabled: Schema.boolean().default(DEFAULT_STICKER_LEARN.enabled),
+      groups: Schema.array(Schema.string()).role('table').default([]),
+      seenTimes: Schema.number().default(DEFAULT_STICKER_LEARN.seenTimes),
+      windowMinutes: Schema.number().default(DEFAULT_STICKER_LEARN.windowMinutes),
+      perDay: Schema.number().default(DEFAULT_STICKER_LEARN.perDay),
+    }),
+  }),
   recall: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),
     embeddingModel: Schema.string().default(DEFAULT_RECALL.embeddingModel),

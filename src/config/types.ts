@@ -134,6 +134,8 @@ export interface ProfileConfig {
   tools?: ToolsConfig
   /** messages said while the bot was away, fetched from the platform (SPEC §19); absent: DEFAULT_HISTORY */
   history?: HistoryConfig
+  /** the sticker library the mind sends from (SPEC §19) */
+  stickers?: StickersConfig
 }
 
 /** History after downtime (SPEC §19): fetched when a runtime starts, its bot comes online, a conversation's first message since. */
@@ -196,4 +198,28 @@ export interface Config {
   codemode: CodemodeLimits
   profiles: ProfileConfig[]
   mcp: { servers: McpServerConfig[] }
+}
+
+/** The sticker library (SPEC §19): image files with optional label files, shared by a profile's runtimes. */
+export interface StickersConfig {
+  enabled: boolean
+  /** a folder of images shared by the profile's runtimes; '' : <home>/local/stickers/ */
+  dir: string
+  /** stickers one turn may send; more are dropped and reported */
+  maxPerTurn: number
+  /** stickers named in the system prompt (the rest: search) */
+  offer: number
+  learn: StickerLearnConfig
+}
+
+export interface StickerLearnConfig {
+  enabled: boolean
+  /** claim patterns of the groups where stickers are collected */
+  groups: string[]
+  /** the same image seen this often ... */
+  seenTimes: number
+  /** ... within this window */
+  windowMinutes: number
+  /** at most this many learned per group a day */
+  perDay: number
 }

@@ -1,8 +1,8 @@
 // Semantic checks the Schema cannot express. A bad profile is reported with its field path and
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
-import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_HISTORY } from './defaults'
+import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig, StickersConfig } from './types'
+import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS } from './defaults'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
 export interface ConfigProblem {
@@ -159,24 +159,48 @@ function profileProblems(p: ProfileConfig, index: number, models: Map<string, Mo
   return out
 }
 
-const HISTORY_CHECKS: [keyof typeof DEFAULT_HISTORY, Check][] = [
+const HISTORY_CHECKS: [string, Check][] = [
   ['pull', (_, v) => typeof v === 'boolean' ? undefined : 'must be true or false'], ['pullMax', wholeNonNegative], ['pullMaxAgeHours', positive],
 ]
 
-/** A bad history field is reported and replaced by its default; the profile starts (SPEC §19). */
-function withHistory(p: ProfileConfig, index: number, problems: ConfigProblem[]): ProfileConfig {
-  if (p.history === undefined) return p
-  const history: Record<string, unknown> = { ...DEFAULT_HISTORY, ...p.history }
-  let bad = false
-  for (const [key, check] of HISTORY_CHECKS) {
-    const message = check(key, history[key])
+/**
+ * An optional section with its defaults filled in; a bad field is reported (at `path`.field) and
+ * replaced by its default, and the profile starts (SPEC §19).
+ */
+function checkedSection<T extends object>(given: unknown, defaults: Readonly<T>, checks: [string, Check][], path: string,
+  report: (path: string, message: string) => void): T {
+  const section: Record<string, unknown> = { ...defaults, ...(given && typeof given === 'object' ? given : {}) }
+  for (const [field, check] of checks) {
+    const message = check(field, section[field])
     if (!message) continue
-    const path = `profiles[${index}].history.${key}`
-    problems.push({ profile: p.id, index, path, message: `${message}; using the default ${DEFAULT_HISTORY[key]}`, leftOut: true })
-    history[key] = DEFAULT_HISTORY[key]
-    bad = true
+    report(`${path}.${field}`, `${message}; using the default ${JSON.stringify((defaults as Record<string, unknown>)[field])}`)
+    section[field] = (defaults as Record<string, unknown>)[field]
   }
-  return bad ? { ...p, history: history as unknown as ProfileConfig['history'] } : p
+  return section as T
+}
+
+const isBoolean: Check = (_, v) => typeof v === 'boolean' ? undefined : 'must be true or false'
+const STICKER_CHECKS: [string, Check][] = [
+  ['enabled', isBoolean], ['dir', (_, v) => typeof v === 'string' ? undefined : 'must be a folder path or empty'],
+  ['maxPerTurn', wholeNonNegative], ['offer', wholeNonNegative],
+]
+const LEARN_CHECKS: [string, Check][] = [
+  ['enabled', isBoolean], ['groups', (_, v) => Array.isArray(v) && v.every(g => typeof g === 'string') ? undefined : 'must be a list of claim patterns'],
+  ['seenTimes', wholeNonNegative], ['windowMinutes', positive], ['perDay', wholeNonNegative],
+]
+
+/** The profile's history and sticker sections, checked (they are optional: absent, the defaults hold). */
+function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[]): ProfileConfig {
+  const report = (path: string, message: string) => problems.push({ profile: p.id, index, path, message, leftOut: true })
+  const base = `profiles[${index}]`
+  const out = { ...p }
+  if (p.history !== undefined) out.history = checkedSection(p.history, DEFAULT_HISTORY, HISTORY_CHECKS, `${base}.history`, report)
+  if (p.stickers !== undefined) {
+    const stickers = checkedSection<StickersConfig>(p.stickers, DEFAULT_STICKERS, STICKER_CHECKS, `${base}.stickers`, report)
+    stickers.learn = checkedSection(p.stickers.learn, DEFAULT_STICKER_LEARN, LEARN_CHECKS, `${base}.stickers.learn`, report)
+    out.stickers = stickers
+  }
+  return out
 }
 
 export function checkConfig(config: Config): CheckedConfig {
@@ -222,7 +246,7 @@ export function checkConfig(config: Config): CheckedConfig {
       if (mcpServers.has(id)) return true
       problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out`, leftOut: true })
     })
-    profiles.push(withHistory(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems))
+    profiles.push(withSections(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems))
   })
   return { models, codemode, profiles, mcpServers, problems }
 }
