@@ -192,7 +192,8 @@ export class StickerLibrary implements StickerShelf {
         source: rec?.source ?? { kind: 'owner' },
       }
       if (lf?.problem) {
-        this.report(`label:${name}:${lf.size}:${lf.mtimeMs}`, 'warn', 'stickers: the label file %s.json %s; the sticker works by its name', join(this.dir, name), lf.problem)
+        const path = join(this.dir, `${name}.json`)
+        this.report(`label:${name}:${lf.size}:${lf.mtimeMs}`, 'warn', 'stickers: the label file %s %s; the sticker works by its name', path, lf.problem)
       }
       all.push(sticker)
       names.set(name, sticker)
