@@ -82,12 +82,20 @@ export class StickerLibrary implements StickerShelf {
     this.state = new StateBook(join(o.dir, STATE_FILE), o.logger)
   }
 
-  /** Before a turn: the folder looked at again when the last look is a while ago. */
+  /**
+   * Before a turn: a file added, removed or renamed changes the folder's mtime, seen at once (one
+   * stat); a file changed in place is seen by the look at every file, at most every few seconds.
+   */
   prepare(): Promise<void> {
     const t = this.o.clock.monotonic()
-    if (t - this.checked < (this.o.checkEveryMs ?? CHECK_EVERY_MS)) return this.queue.idle()
-    this.checked = t
-    return this.scan()
+    if (t - this.checked >= (this.o.checkEveryMs ?? CHECK_EVERY_MS)) {
+      this.checked = t
+      return this.scan()
+    }
+    return this.queue.run(async () => {
+      const st = await stat(this.dir).catch((): undefined => undefined)
+      if ((st?.isDirectory() ? `${st.mtimeMs}` : '') !== this.dirMark) await this.scanNow().catch(() => { this.checked = -Infinity })
+    })
   }
 
   /** Looks at the folder now; never throws (a problem is logged and the library keeps what it had). */

@@ -6,14 +6,15 @@
 //
 // The profile's runtimes share the folder, so each write reads the file first and applies only this
 // process's changes to it, field by field (uses as increments): the last writer wins per field, and
-// a use counted by another runtime is not lost. The write is atomic (a temporary file and a rename),
-// so a reader never sees half a file; two writes within the same few milliseconds may still lose one
-// of them (there is no lock across processes), which costs at most a use count or a state the owner
-// sets again.
+// a use counted by another runtime is not lost. The runtimes of one process write the file one at a
+// time (WRITES). The write is atomic (a temporary file and a rename), so a reader never sees half a
+// file; two processes writing within the same few milliseconds may still lose one write (there is no
+// lock across processes), which costs at most a use count or a state the owner sets again.
 import { readFile, stat } from 'node:fs/promises'
 import { atomicWrite } from '../util/atomic-write'
 import { parseKeyed } from '../util/keyed-file'
 import type { Logger } from '../util/logger'
+import { KeyedQueue } from '../util/keyed-queue'
 import { SerialQueue } from '../util/serial-queue'
 
 export const STATE_FILE = '.kotodama-stickers.json'
@@ -41,6 +42,9 @@ export interface StickerRecord {
   lastUsed?: number
   source?: StickerSource
 }
+
+/** the read, merge and write of a state file by one process's runtimes, one at a time per file (a chain forgotten once drained) */
+const WRITES = new KeyedQueue()
 
 const STATES = new Set(['approved', 'waiting', 'banned'])
 
@@ -155,7 +159,7 @@ export class StateBook {
   private schedule(): void {
     if (this.stopped || this.queued) return
     this.queued = true
-    void this.queue.run(() => this.write())
+    void this.queue.run(() => WRITES.run(this.path, () => this.write()))
   }
 
   private async write(): Promise<void> {
