@@ -15,11 +15,13 @@ export interface PortShelf extends StickerShelf {
 }
 
 export function stickerPort(shelf: PortShelf, config: Pick<StickersConfig, 'maxPerTurn'>, clock: Clock): StickerPort {
+  const refuse = (name: string) => shelf.byName(name) ? undefined : { code: 'unknown_sticker', message: unknown(name, shelf.approved?.() ?? []) }
   return {
     maxPerTurn: config.maxPerTurn,
+    refuse,
     async pick(name): Promise<StickerPick> {
       const sticker = shelf.byName(name)
-      if (!sticker) return { dropped: { code: 'unknown_sticker', message: unknown(name, shelf.approved?.() ?? []) } }
+      if (!sticker) return { dropped: refuse(name)! }
       try {
         return { name: sticker.name, data: await shelf.bytes(sticker), mediaType: sticker.mediaType }
       } catch (e: any) {

@@ -91,8 +91,9 @@ function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
 }
 
 export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
+  const cap = host.stickers?.maxPerTurn ?? 0
   return {
-    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: !!host.stickers }, { stickerCap: host.stickers?.maxPerTurn ?? 0 }),
+    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: cap > 0 }, { stickerCap: cap }),
     program: { output: RESULT_TYPE },
     inputSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls

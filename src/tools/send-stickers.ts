@@ -64,6 +64,9 @@ async function resolveOne(el: h, port: StickerPort | undefined, budget: StickerB
   const drop = (code: string, message: string) => ({ dropped: { code, message } })
   if (!port) return drop('stickers_off', 'stickers are off for this bot; say it in words')
   if (!name) return drop('unknown_sticker', '<sticker> needs the name of a sticker: <sticker name="…"/>')
+  // a wrong name is told before the cap: it would be as wrong next turn
+  const refused = port.refuse(name)
+  if (refused) return { dropped: refused }
   if (budget.left <= 0) {
     const cap = port.maxPerTurn
     return drop('sticker_limit', `at most ${cap} sticker${cap === 1 ? '' : 's'} a turn; this one was not sent`)

@@ -61,7 +61,9 @@ export type StickerPick =
 export interface StickerPort {
   /** stickers one turn may send (`stickers.maxPerTurn`): code enforces it, the model only proposes */
   readonly maxPerTurn: number
-  /** an approved sticker's image by name; unknown, waiting and banned ones are dropped alike */
+  /** why `name` cannot be sent (unknown, waiting and banned alike), without reading it; undefined: it can */
+  refuse(name: string): { code: string; message: string } | undefined
+  /** an approved sticker's image by name, or why not */
   pick(name: string): Promise<StickerPick>
   /** it reached the chat (its uses and last use) */
   sent(name: string): void
