@@ -1,7 +1,8 @@
 // Searching what parts offer (SPEC §17; stickers by their labels, SPEC §19): each part's documents
 // are analyzed as messages are (analyze.ts: Chinese and Japanese words and characters, English
 // stems) and ranked by BM25 on their own, each a whole: unlike messages and note lines, a document
-// is not found through its neighbours. The documents are few and in memory; their index is made
+// is not found through its neighbours, and a term counts once in it (a label says "happy" in its
+// name, description and tags: that is no more happy than saying it once). The documents are few and in memory; their index is made
 // again when the part's version changes. Scores come with their scale (what a document holding the
 // whole query would score), so search.ts sets them beside notes and messages.
 import { analyze, type QueryTerm } from './analyze'
@@ -31,7 +32,7 @@ function indexOf(s: Searchable): Index {
   s.docs.forEach((doc, n) => {
     const tfs = new Map<string, number>()
     const tokens = analyze(doc.text)
-    for (const t of tokens) tfs.set(t.term, (tfs.get(t.term) ?? 0) + 1)
+    for (const t of tokens) tfs.set(t.term, 1)
     for (const [term, tf] of tfs) {
       let list = postings.get(term)
       if (!list) postings.set(term, list = [])
