@@ -2,7 +2,10 @@
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO } from './defaults'
+import {
+  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS,
+  DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
+} from './defaults'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 

@@ -24,5 +24,5 @@ export function isBuiltinTool(name: string): name is BuiltinTool {
   return Object.hasOwn(BUILTIN_TOOLS, name)
 }
 
-/** Schemes every runtime serves itself: asset://, artifact://, local:// and recall's history:// (SPEC §17). */
-export const RESERVED_SCHEMES: readonly string[] = ['asset', 'artifact', 'local', 'history']
+/** Schemes every runtime serves itself: asset://, artifact://, local://, recall's history:// (SPEC §17), the stickers' sticker:// (SPEC §19). */
+export const RESERVED_SCHEMES: readonly string[] = ['asset', 'artifact', 'local', 'history', 'sticker']

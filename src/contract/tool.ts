@@ -74,6 +74,8 @@ export interface TurnState {
   readonly wokeAt: number
   /** The key of the conversation whose turn this is (search and history:// see only what it may, SPEC §17). */
   readonly conversation?: string
+  /** Stickers delivered this turn: send_message holds them to `stickers.maxPerTurn` (SPEC §19). */
+  stickersSent?: number
   /** When the last message of this turn went out (ms); typing credit counts from here. */
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */

@@ -6,11 +6,13 @@ import type { Platform } from '../runtime/types'
 import { httpGet } from '../resources/schemes/http-fetch'
 import { ReplyContexts } from './reply-context'
 import { isFace, outboundFaces } from './presence/faces'
+import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 
 export function koishiPlatform(ctx: Context): Platform {
   const bot = (id: string) => ctx.bots[id]
   const log = ctx.logger('kotodama')
   const replies = new ReplyContexts()
+  markStickersOnSend(ctx)
   return {
     // The console's sandbox bots have no connection and never report online.
     isOnline: id => bot(id)?.status === Universal.Status.ONLINE || !!bot(id)?.platform?.startsWith('sandbox:'),
@@ -20,7 +22,7 @@ export function koishiPlatform(ctx: Context): Platform {
       if (!b) throw new Error(`bot ${id} is not connected`)
       const target = m.rawChannel ?? rawChannel(channel)
       try {
-        return await b.sendMessage(target, outboundFaces(content, b.platform), guildId, replies.options(b, m, target))
+        return await b.sendMessage(target, outboundStickers(outboundFaces(content, b.platform), b.platform), guildId, replies.options(b, m, target))
       } catch (e) {
         const words = platformWords(e)
         log.warn('a message to %s of bot %s was refused: %s', channel, id, words)

@@ -13,6 +13,24 @@ export interface PromptShare {
   section?: string
 }
 
+/** A document a part lets `search` find (SPEC §17): recall ranks it with its own analyzer, beside notes and messages. */
+export interface SearchableDoc {
+  /** what the hit's url is: read opens it */
+  url: string
+  /** the words it is found by */
+  text: string
+  /** the hit's text */
+  shown: string
+  /** ms since the epoch: the hit's `at` */
+  at: number
+}
+
+/** A part's documents for search; `version` changes whenever the documents do (recall indexes them again then). */
+export interface Searchable {
+  version: string
+  docs: readonly SearchableDoc[]
+}
+
 export interface RuntimePart {
   /** for the log */
   readonly name: string
@@ -22,6 +40,8 @@ export interface RuntimePart {
   tools?(): Iterable<[string, Tool]>
   /** its share of the system prompt; read on every request, so it answers from memory */
   prompt?(): PromptShare | undefined
+  /** documents search finds (stickers by their labels); read on every search, so it answers from memory */
+  searchable?(): Searchable | undefined
   /** runs before each turn of any conversation (e.g. looking for the owner's edits) */
   beforeTurn?(): Promise<void>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */

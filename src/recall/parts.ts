@@ -6,6 +6,8 @@ import type { MemorySearch } from './memory-search'
 import type { VectorStore } from './vectors'
 
 import type { RecallDoc } from './docs'
+import type { QueryTerm } from './analyze'
+import type { PartHit } from './part-search'
 
 export interface RecallParts {
   readonly view: RuntimeView
@@ -19,6 +21,8 @@ export interface RecallParts {
   vectorsOf(idx: ConvIndex): VectorStore | undefined
   /** the message was recalled (SPEC §19): search skips it, history:// shows "[recalled]" */
   recalled(doc: RecallDoc): boolean
+  /** what the runtime's parts offer to search (stickers), ranked */
+  partHits(terms: readonly QueryTerm[], limit: number): PartHit[]
   /** a part of the index did not read: made again from the history */
   repair(key: string, e: Error): void
 }

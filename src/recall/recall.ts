@@ -17,6 +17,9 @@ import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
 import { docsOf, type RecallDoc, type SelfName } from './docs'
 import { Embedder, type EmbedModel } from './embedder'
 import { MemorySearch } from './memory-search'
+import type { QueryTerm } from './analyze'
+import { PartSearch, type PartHit } from './part-search'
+import type { Searchable } from '../part/runtime-part'
 import { PendingAdds } from './pending'
 import { historyScheme } from './history-scheme'
 import type { RecallParts } from './parts'
@@ -39,6 +42,8 @@ export interface RecallDeps {
   tuning?: IndexTuning
   /** whether message `id` of `channel` was recalled (SPEC §19) */
   recalled?(channel: string, id: string): boolean
+  /** what the runtime's parts offer to search (the sticker library's labels) */
+  searchable?(): Searchable[]
 }
 
 export class Recall implements RecallParts {
@@ -56,6 +61,7 @@ export class Recall implements RecallParts {
   private pending: PendingAdds
   private stopped = false
   private readonly self: SelfName
+  private offered = new PartSearch()
 
   constructor(readonly view: RuntimeView, private deps: RecallDeps) {
     this.config = view.profile.recall ?? DEFAULT_RECALL
@@ -96,6 +102,11 @@ export class Recall implements RecallParts {
   /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
   search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
     return searchRecall(this, conversation, query, limit, signal)
+  }
+
+  partHits(terms: readonly QueryTerm[], limit: number): PartHit[] {
+    const sources = this.deps.searchable?.() ?? []
+    return sources.length ? this.offered.search(sources, terms, limit) : []
   }
 
   /** The history:// scheme handler, for the runtime's resource center. */

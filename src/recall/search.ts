@@ -1,4 +1,5 @@
-// search({query, limit}) (SPEC §17): the conversations in scope and local://memory/, ranked by
+// search({query, limit}) (SPEC §17): the conversations in scope, local://memory/ and what the
+// runtime's parts offer (stickers by their labels, SPEC §19: part-search.ts), ranked by
 // keywords (docs/recall.md "Ranking"); with an embeddings model, fused with the nearest vectors by
 // reciprocal rank. Lists of different indexes meet on scores scaled by what a message matching
 // the whole query would score in each, so a strong note and a strong message stand side by side.
@@ -89,6 +90,10 @@ export async function searchRecall(
       id: m.url, score: m.score / m.scale, at: m.at,
       hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),
     })
+  }
+  for (const p of recall.partHits(terms, pool)) {
+    const { url, at, shown } = p.doc
+    keyword.push({ id: url, score: p.score / p.scale, at, hit: () => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: shown }) })
   }
   const byScore = (a: Candidate, b: Candidate) => b.score - a.score || b.at - a.at
   keyword.sort(byScore)

@@ -24,6 +24,7 @@ import type { Platform } from './types'
 import type { ImageLoader } from './request/image-loader'
 import { toolCatalog } from './tool-catalog'
 import { createToolHost, type HostSide } from './tool-host'
+import { stickerPort, type PortShelf } from './sticker-port'
 import type { CodemodeLimits } from '../config/types'
 
 /** What a runtime shares with each of its conversations. */
@@ -48,6 +49,8 @@ export interface ConversationSide {
   calls: ModelCalls
   waits: WaitIndex
   parts: readonly RuntimePart[]
+  /** the sticker library, when stickers.enabled (send_message's <sticker name>, SPEC §19) */
+  stickers?: PortShelf
   history(): HistorySide
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */
@@ -69,6 +72,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     media: (url, signal) => side.resources.bytes(url, signal),
     channels: side.channels,
     sendFailed: () => side.usage.recordFailedSend(),
+    ...(side.stickers && profile.stickers ? { stickers: stickerPort(side.stickers, profile.stickers, side.clock) } : {}),
   }
   const partTools = () => side.parts.flatMap(p => [...p.tools?.() ?? []])
   return new Conversation({

@@ -9,6 +9,9 @@ import type { RuntimePart } from '../part/runtime-part'
 import { Recall } from '../recall'
 import { recallPart } from '../recall/runtime-part'
 import type { TextCache } from '../resources/text'
+import type { CallPort } from '../model/calls'
+import type { StickerLibrary } from '../stickers/library'
+import { stickersOf } from '../stickers/runtime-part'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
@@ -17,6 +20,8 @@ export interface PartsDeps {
   view: RuntimeView
   texts: TextCache
   clock: Clock
+  /** the runtime's counted model calls (the stickers' labels by the vision model) */
+  calls: CallPort
   botName?: string
   /** the runtime's histories, read with a logger of the reader's own */
   history(logger: Logger): HistorySide
@@ -29,6 +34,8 @@ export interface RuntimeParts {
   memory: Memory
   /** what was said, searched: the search tool and history:// (SPEC §17) */
   recall: Recall
+  /** the sticker library, when stickers.enabled (SPEC §19) */
+  stickers?: StickerLibrary
   all: RuntimePart[]
 }
 
@@ -37,6 +44,16 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const memory = new Memory({
     root: join(view.home, 'local'), config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger,
   })
-  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled })
-  return { memory, recall, all: [memoryPart(memory, view), recallPart(recall)] }
+  const stickers = stickersOf(view, { clock: d.clock, calls: d.calls })
+  const all: RuntimePart[] = []
+  const searchable = () => all.flatMap(p => { const s = p.searchable?.(); return s ? [s] : [] })
+  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable })
+  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [])
+  return { memory, recall, stickers: stickers?.library, all }
+}
+
+/** Stops each part in turn; one that fails is logged and the next still stops. */
+export async function stopParts(parts: readonly RuntimePart[], logger: Logger, profile: string): Promise<void> {
+  const unclean = (p: RuntimePart, e: any) => logger.warn('profile %s: %s did not stop cleanly: %s', profile, p.name, e?.message ?? e)
+  for (const p of parts) await p.stop?.().catch(e => unclean(p, e))
 }

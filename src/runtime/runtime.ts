@@ -29,7 +29,7 @@ import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
-import { runtimeParts } from './runtime-parts'
+import { runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
@@ -43,6 +43,7 @@ export class Runtime {
   readonly memory: Memory
   /** what was said, searched: the search tool and history:// (SPEC §17) */
   readonly recall: Recall
+  readonly stickers?: RuntimeParts['stickers']  // the sticker library (SPEC §19), when stickers.enabled
   /** the capabilities this runtime is composed of, in prompt order */
   readonly parts: readonly RuntimePart[]
   /** What tools, schemes and other plugins see of this runtime. */
@@ -90,10 +91,11 @@ export class Runtime {
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
     const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
     this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
-    const recalled = (ch: string, id: string) => this.presence.wasRecalled(ch, id)
-    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, botName: o.botName, history: l => this.history(l), recalled })
+    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
+      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id) })
     this.memory = parts.memory
     this.recall = parts.recall
+    this.stickers = parts.stickers
     this.parts = parts.all
     const side = this.conversationSide()
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
@@ -112,7 +114,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: () => this.systemPrompt(),
+      systemPrompt: () => this.systemPrompt(), stickers: this.stickers,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -240,8 +242,7 @@ export class Runtime {
     await this.conversations.stop()
     await this.usage.stop()
     await Promise.all([this.waits.stop(), this.presence.stop()])
-    const unclean = (p: RuntimePart, e: any) => this.logger.warn('profile %s: %s did not stop cleanly: %s', this.profile.id, p.name, e?.message ?? e)
-    for (const p of this.parts) await p.stop?.().catch(e => unclean(p, e))
+    await stopParts(this.parts, this.logger, this.profile.id)
     this.extensions.dispose()
     this.resources.dispose()
     this.releaseHome?.()

@@ -4,7 +4,7 @@ import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { ProfileConfig } from '../config/types'
 import type { MediaBytes } from '../resources/types'
-import type { SendTarget, ToolHost } from '../tools/types'
+import type { SendTarget, StickerPort, ToolHost } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { ChannelMemory } from './channel-memory'
 import type { Platform } from './types'
@@ -23,6 +23,8 @@ export interface HostSide {
   channels: ChannelMemory
   /** a message the platform refused (the runtime's error count) */
   sendFailed?(): void
+  /** the sticker library, when stickers are on */
+  stickers?: StickerPort
 }
 
 export interface HostConversation {
@@ -51,6 +53,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
+    ...(side.stickers ? { stickers: side.stickers } : {}),
     async deliver(target, content) {
       let ids: string[]
       try {

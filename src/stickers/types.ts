@@ -19,6 +19,13 @@ export interface Sticker {
   labelProblem?: string
   /** learned stickers wait for the owner's approval; a banned one is never offered or sent */
   state: 'approved' | 'waiting' | 'banned'
+  /** times sent, and the last time (ms since the epoch), from the library's state file */
+  uses?: number
+  lastUsed?: number
+  /** dropped in by the owner, or learned from a group */
+  source?: { kind: 'owner' | 'learned'; channel?: string; user?: string; at?: number }
+  /** the image file's last change (ms since the epoch) */
+  mtimeMs?: number
 }
 
 /** What sending and seeing need of the library. */

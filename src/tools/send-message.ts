@@ -9,6 +9,7 @@ import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
 import { prose } from '../util/prose'
 import DESCRIPTION from './send-message.txt'
 import { checkRefs } from './send-refs'
+import { resolveStickers } from './send-stickers'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
@@ -90,8 +91,9 @@ function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
 }
 
 export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
+  const cap = host.stickers?.maxPerTurn ?? 0
   return {
-    description: prose(DESCRIPTION, { cross: host.mode === 'cross' }),
+    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: cap > 0 }, { stickerCap: cap }),
     program: { output: RESULT_TYPE },
     inputSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls
@@ -111,37 +113,32 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     const target = pickTarget(input, host)
     if (!host.isOnline(target.bot)) throw new SendError('BotUnavailable', `bot ${target.bot} is not online`)
     // Parse and resolve everything first: bad input fails before anything is sent.
-    const prepared: { content: string; text: string }[] = []
-    for (; index < input.messages.length; index++) {
-      const raw = input.messages[index]
-      const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
-      const refs = input.mode === 'text' ? undefined : host.refs?.(target)
-      const elements = await resolveMediaIn(refs ? checkRefs(parsed, refs, dropped) : parsed, host, dropped, ctx.signal)
-      if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
-      prepared.push({ content: elements.join(''), text: visibleText(elements) })
-    }
-    index = 0
-    for (; index < prepared.length; index++) {
-      const { content, text } = prepared[index]
+    const prepared = await prepare(input, ctx, host, target, dropped)
+    for (let n = 0; n < prepared.length; n++) {
+      const { content, text, at, stickers } = prepared[n]
+      index = at
       let delay = typingDelay(text, host.typing, () => host.random())
       // The model's thinking since the wake-up (or the last message) counts as typing.
-      if (index === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
+      if (n === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
       if (delay > 0 && !interrupt.signal.aborted) {
         host.showTyping(target)
         await host.sleep(delay, AbortSignal.any([ctx.signal, interrupt.signal])).catch(() => {})
       }
       // A program that ended (timeout, abort) speaks no more (SPEC §10).
-      if (ctx.signal.aborted) throw new SendError('SendFailed', `not sent: the call was aborted (${abortReason(ctx.signal)})`, index)
-      if (interrupt.signal.aborted) throw new SendError('Interrupted', interrupted(index, prepared.length), index)
+      if (ctx.signal.aborted) throw new SendError('SendFailed', `not sent: the call was aborted (${abortReason(ctx.signal)})`, at)
+      if (interrupt.signal.aborted) throw new SendError('Interrupted', interrupted(at, input.messages.length), at)
       let ids: string[]
       try {
         ids = await host.deliver(target, content)
       } catch (e: any) {
-        throw new SendError('SendFailed', e?.message || String(e), index)
+        throw new SendError('SendFailed', e?.message || String(e), at)
       }
       sent.push(...(ids ?? []))
       ctx.turn.lastSpokeAt = host.now()
-      ctx.progress?.(index + 1)
+      // a sticker counts against the turn's cap, and as used, once it is in the chat
+      if (stickers.length) ctx.turn.stickersSent = (ctx.turn.stickersSent ?? 0) + stickers.length
+      for (const name of stickers) host.stickers?.sent(name)
+      ctx.progress?.(n + 1)
     }
     return dropped.length ? { ok: true, ids: sent, dropped } : { ok: true, ids: sent }
   } catch (e: any) {
@@ -155,6 +152,37 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
   } finally {
     unwatch?.()
   }
+}
+
+interface Prepared { content: string; text: string; at: number; stickers: string[] }
+
+/**
+ * Every message parsed, its references checked, its stickers and media resolved. A message left
+ * empty because its stickers were dropped is left out (the rest is sent; the drop says so); if that
+ * leaves nothing to send, the call fails so the turn goes on and the mind can answer otherwise.
+ */
+async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost, target: SendTarget, dropped: Dropped[]): Promise<Prepared[]> {
+  const prepared: Prepared[] = []
+  const budget = { left: Math.max(0, (host.stickers?.maxPerTurn ?? 0) - (ctx.turn.stickersSent ?? 0)) }
+  for (let index = 0; index < input.messages.length; index++) {
+    try {
+      const raw = input.messages[index]
+      const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
+      const refs = input.mode === 'text' ? undefined : host.refs?.(target)
+      const stickers = await resolveStickers(refs ? checkRefs(parsed, refs, dropped) : parsed, host.stickers, budget, dropped)
+      const elements = await resolveMediaIn(stickers.elements, host, dropped, ctx.signal)
+      if (isEmpty(elements) && stickers.lastDropped) {
+        stickers.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
+        continue
+      }
+      if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
+      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked })
+    } catch (e: any) {
+      throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
+    }
+  }
+  if (!prepared.length) throw new SendError('InvalidMessage', 'nothing to send: every message was only stickers that were left out (see dropped)')
+  return prepared
 }
 
 function interrupted(from: number, count: number): string {

@@ -52,6 +52,23 @@ export interface ResolvedMedia {
   filename?: string
 }
 
+/** A sticker `<sticker name>` asks for, or why it cannot go out (`code`: unknown_sticker …). */
+export type StickerPick =
+  | { name: string; data: Buffer; mediaType: string }
+  | { dropped: { code: string; message: string } }
+
+/** The sticker library as send_message sees it (SPEC §19); the runtime implements it over its shelf. */
+export interface StickerPort {
+  /** stickers one turn may send (`stickers.maxPerTurn`): code enforces it, the model only proposes */
+  readonly maxPerTurn: number
+  /** why `name` cannot be sent (unknown, waiting and banned alike), without reading it; undefined: it can */
+  refuse(name: string): { code: string; message: string } | undefined
+  /** an approved sticker's image by name, or why not */
+  pick(name: string): Promise<StickerPick>
+  /** it reached the chat (its uses and last use) */
+  sent(name: string): void
+}
+
 /** What send_message needs from the conversation it serves; the runtime implements it. */
 export interface ToolHost {
   readonly mode: 'channel' | 'cross'
@@ -65,6 +82,8 @@ export interface ToolHost {
   isOnline(bot: string): boolean
   /** what a message to `target` may point at: quotes, mentions, faces (SPEC §19); absent: unchecked */
   refs?(target: SendTarget): SendRefs
+  /** `<sticker name>` (SPEC §19); absent: stickers are off */
+  stickers?: StickerPort
   deliver(target: SendTarget, content: string): Promise<string[]>
   showTyping(target: SendTarget): void
   /** Sends of one conversation never interleave. */

@@ -12,3 +12,11 @@ export function visibleText(elements: h[]): string {
   }
   return out
 }
+
+/**
+ * Marks an `<img>` that send_message made from `<sticker name>` (its value: the sticker's name), so
+ * the Koishi edge sends it as a sticker where the platform has the mark (SPEC §19). Camel-cased as
+ * Koishi's element factory keeps attribute keys; written `kotodama-sticker` in markup. Only
+ * send_message sets it: one the model writes itself is removed.
+ */
+export const STICKER_ATTR = 'kotodamaSticker'

@@ -20,9 +20,25 @@ export interface ExpansionBudget {
   deadline: number
 }
 
+/** What the sticker library knows of an image's bytes (SPEC §19): its name when it may be sent, its description. */
+export interface StickerLabel {
+  name?: string
+  description?: string
+}
+
+/** The sticker library, when the profile has one on: inbound images are matched against it by their bytes. */
+export interface StickerLookup {
+  /** the library's sticker with these bytes */
+  of(sha256: string): StickerLabel | undefined
+  /** waiting for images' bytes ends at this time (ms since the epoch), for the whole message */
+  until: number
+}
+
 /** What renderers may use: the runtime's assets, and the platform's help where it has some. */
 export interface RenderKit {
   assets: AssetStore
+  /** the sticker library, when it is on */
+  stickers?: StickerLookup
   /** the messages of a forward, fetched through the adapter; undefined when it cannot */
   forward?(id: string): Promise<ForwardedMessage[] | undefined>
   /** set by the forward renderer inside an expansion: its budget and how deep this forward is */

@@ -7,9 +7,11 @@
 // - LLOneBot / Lagrange (src/onebot11/entities.ts): an `mface` segment with `url`, `summary`,
 //   `emoji_id`, `emoji_package_id`, `key`; the adapter passes it through with its `url`.
 // Koishi camel-cases attribute keys (`subType`, `emojiId`); the snake-case spellings are accepted too.
+// When the sticker library knows its bytes, its name and description follow (sticker-match.ts).
 import { h } from 'koishi'
 import type { RenderKit } from './kit'
 import { label, mediaText, sourceOf, store } from './media'
+import { libraryLabel, stickerNote } from './sticker-match'
 
 /** QQ's preview texts that say nothing about the sticker */
 const DEFAULT_SUMMARIES = new Set(['[动画表情]', '[表情]', '[图片]', '动画表情'])
@@ -30,7 +32,7 @@ export function renderSticker(el: h, kit: RenderKit): Promise<h> | undefined {
 async function sticker(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime, filename: a.file === 'marketface' ? undefined : a.file })
-  return h.text(mediaText('sticker', stored, summaryOf(a.summary)))
+  return h.text(mediaText('sticker', stored, stickerNote(summaryOf(a.summary), await libraryLabel(stored, kit, true))))
 }
 
 /** The summary without QQ's brackets ('[好耶]' → '好耶'); undefined for a default one. */

@@ -62,6 +62,11 @@ export function hasFaces(platform: string): boolean {
   return BY_PLATFORM[platform]?.has.faces === true
 }
 
+/** The platform shows an image marked as a sticker as one (`<sticker name>` out, SPEC §19). */
+export function hasStickerMark(platform: string): boolean {
+  return BY_PLATFORM[platform]?.has.stickerMark === true
+}
+
 /** The platform wants a send to carry the message it answers (QQ's passive replies). */
 export function needsPassiveReplies(platform: string): boolean {
   return BY_PLATFORM[platform]?.has.passiveReplies === true

@@ -1,0 +1,79 @@
+// Stickers as a part of their runtime (SPEC §19): the library looked at before each turn, the
+// prompt's [stickers] line and section (changing only when the library does, SPEC §16), the
+// stickers search finds by their labels, sticker:// for read, and the labeller in the background.
+import { isAbsolute, join, resolve } from 'node:path'
+import { DEFAULT_RECALL, DEFAULT_STICKERS } from '../config/defaults'
+import type { StickersConfig } from '../config/types'
+import type { CallPort } from '../model/calls'
+import type { RuntimePart, Searchable } from '../part/runtime-part'
+import type { RuntimeView } from '../tools/types'
+import type { Clock } from '../util/clock'
+import { Labeller } from './labeller'
+import { StickerLibrary } from './library'
+import { stickerScheme, stickerUrl } from './scheme'
+import { stickerSection } from './section'
+
+/** The library's folder: `stickers.dir` (relative to the working directory), or `<home>/local/stickers/`. */
+export function stickersDir(config: StickersConfig, home: string): string {
+  if (!config.dir.trim()) return join(home, 'local', 'stickers')
+  return isAbsolute(config.dir) ? config.dir : resolve(config.dir)
+}
+
+export interface Stickers {
+  library: StickerLibrary
+  labeller?: Labeller
+  part: RuntimePart
+}
+
+export function stickersOf(view: RuntimeView, d: { clock: Clock; calls: CallPort }): Stickers | undefined {
+  const config = view.profile.stickers ?? DEFAULT_STICKERS
+  if (!config.enabled) return undefined
+  const library = new StickerLibrary({ dir: stickersDir(config, view.home), logger: view.logger, clock: d.clock })
+  const vision = view.profile.attachment.visionModel
+  const labeller = vision ? new Labeller({ library, model: vision, calls: d.calls, clock: d.clock, logger: view.logger }) : undefined
+  if (labeller) library.onScan = () => labeller.kick()
+  // the first look at once: an inbound sticker is recognised before any turn
+  void library.scan()
+  return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller }) }
+}
+
+export function stickersPart(library: StickerLibrary, config: StickersConfig, o: { search: boolean; labeller?: Labeller }): RuntimePart {
+  let section = { version: -1, text: '' }
+  let docs: { version: number; searchable: Searchable } | undefined
+  return {
+    name: 'stickers',
+    schemes: () => [stickerScheme(library)],
+    prompt() {
+      if (section.version !== library.version) {
+        section = { version: library.version, text: stickerSection(library.approved(), { ...config, search: o.search }) }
+      }
+      return section.text ? { flags: { stickers: true }, section: section.text } : undefined
+    },
+    searchable() {
+      if (docs?.version !== library.version) {
+        const version = library.version
+        docs = {
+          version,
+          searchable: {
+            version: `${version}`,
+            docs: library.approved().map(s => ({
+              url: stickerUrl(s.name), at: s.mtimeMs ?? 0,
+              text: [s.name.replace(/[-_.]+/g, ' '), s.description, ...s.tags ?? []].filter(Boolean).join('\n'),
+              shown: `<sticker name="${s.name}"/>${s.description ? ` — ${s.description}` : ''}${s.tags?.length ? ` (${s.tags.join(', ')})` : ''}`,
+            })),
+          },
+        }
+      }
+      return docs.searchable
+    },
+    async beforeTurn() {
+      await library.prepare()
+      o.labeller?.kick()
+    },
+    written: () => library.idle(),
+    async stop() {
+      await o.labeller?.stop()
+      await library.stop()
+    },
+  }
+}
