@@ -12,6 +12,7 @@ import { extensionOf, sniffMediaType } from '../resources/media-type'
 import { atomicWrite } from '../util/atomic-write'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import { Limiter } from '../util/limiter'
 import { SerialQueue } from '../util/serial-queue'
 import { labelText, parseLabel, type Label } from './label'
 import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './state-book'
@@ -23,6 +24,10 @@ const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp
 export const MAX_STICKER_BYTES = 10 << 20
 /** label files past this are not read */
 const MAX_LABEL_BYTES = 64 << 10
+/** images in a library at most (the first by name); the rest are left out with one log line */
+export const MAX_STICKERS = 5000
+/** files read at once: a first scan of a big library must not hold hundreds of images in memory */
+const READS_AT_ONCE = 8
 /** the folder is looked at no more often than this (a busy bot starts many turns a second) */
 const CHECK_EVERY_MS = 2000
 /** a name the mind can write in <sticker name="…"/>: no quotes, brackets, ampersands or control characters */
@@ -74,6 +79,7 @@ export class StickerLibrary implements StickerShelf {
   private signature = ''
   private queue = new SerialQueue()
   private reported = new Set<string>()
+  private reads = new Limiter(READS_AT_ONCE)
   private readonly maxBytes: number
 
   constructor(private o: StickerLibraryOptions) {
@@ -112,7 +118,7 @@ export class StickerLibrary implements StickerShelf {
   private async scanNow(): Promise<void> {
     const st = await stat(this.dir).catch((e: any) => e?.code === 'ENOENT' ? undefined : Promise.reject(e))
     if (!st?.isDirectory()) {
-      this.report('missing', 'info', 'stickers: the folder %s does not exist (yet): no stickers', this.dir)
+      this.report('missing', 'info', `stickers: %s ${st ? 'is not a folder' : 'does not exist (yet)'}: no stickers`, this.dir)
       this.files = []
       this.dirMark = ''
     } else {
@@ -124,11 +130,15 @@ export class StickerLibrary implements StickerShelf {
         this.dirMark = mark
       }
     }
-    const images = this.files.filter(f => IMAGE_EXTENSIONS.has(extname(f).toLowerCase()))
+    let images = this.files.filter(f => IMAGE_EXTENSIONS.has(extname(f).toLowerCase()))
+    if (images.length > MAX_STICKERS) {
+      this.report(`many:${images.length}`, 'warn', 'stickers: %s holds %d images; the first %d by name are the library', this.dir, images.length, MAX_STICKERS)
+      images = images.slice(0, MAX_STICKERS)
+    }
     const labelNames = new Set(this.files.filter(f => extname(f).toLowerCase() === '.json').map(f => f.slice(0, -5)))
     await Promise.all([
-      ...images.map(f => this.readImage(f)),
-      ...[...labelNames].map(n => this.readLabel(n)),
+      ...images.map(f => this.reads.run(() => this.readImage(f))),
+      ...[...labelNames].map(n => this.reads.run(() => this.readLabel(n))),
       this.state.refresh(),
     ])
     for (const f of [...this.images.keys()]) if (!images.includes(f)) this.images.delete(f)

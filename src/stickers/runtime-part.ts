@@ -31,8 +31,7 @@ export function stickersOf(view: RuntimeView, d: { clock: Clock; calls: CallPort
   const library = new StickerLibrary({ dir: stickersDir(config, view.home), logger: view.logger, clock: d.clock })
   const vision = view.profile.attachment.visionModel
   const labeller = vision ? new Labeller({ library, model: vision, calls: d.calls, clock: d.clock, logger: view.logger }) : undefined
-  if (labeller) library.onScan = () => labeller.kick()
-  // the first look at once: an inbound sticker is recognised before any turn
+  // the first look at once, reading only: an inbound sticker is recognised before any turn
   void library.scan()
   return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller }) }
 }
@@ -67,6 +66,8 @@ export function stickersPart(library: StickerLibrary, config: StickersConfig, o:
       return docs.searchable
     },
     async beforeTurn() {
+      // labels are written from the first turn on: the runtime has started (its home is its own)
+      if (o.labeller && !library.onScan) library.onScan = () => o.labeller!.kick()
       await library.prepare()
       o.labeller?.kick()
     },
