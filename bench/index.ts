@@ -19,6 +19,7 @@ import { recall } from './recall'
 import { toolSearch } from './tool-search'
 import { prefetch } from './prefetch'
 import { historyPull } from './history-pull'
+import { stickersLearn } from './stickers-learn'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -39,6 +40,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['15', 'recall', recall],
   ['16', 'inbound media fetched at arrival', prefetch],
   ['17', 'history pull', historyPull],
+  ['19', 'learning stickers', stickersLearn],
 ]
 
 async function main() {

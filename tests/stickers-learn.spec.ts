@@ -215,7 +215,7 @@ describe('stickers: the learner on its own', function () {
   /** assets of one image each, as the asset store keeps them */
   function assetsOf(images: Record<string, Buffer>): LearnAssets {
     return {
-      fetched: async id => id in images,
+      arrivals: { settled: async () => {} },
       sidecar: async id => ({ id, source: '', createdAt: '', sha256: sha(images[id]), byteLength: images[id].length, mediaType: 'image/png' }),
       bytes: async id => ({ data: images[id], mediaType: 'image/png' }),
     }

@@ -37,7 +37,8 @@ export const LEARN_FILE = 'sticker-learn.json'
 const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
 
 export interface LearnAssets {
-  fetched(id: string): Promise<boolean>
+  /** the arrival fetches (waited for, then the sidecar read once) */
+  readonly arrivals: { settled(id: string): Promise<void> }
   sidecar(id: string): Promise<AssetSidecar>
   bytes(id: string): Promise<MediaBytes>
 }
@@ -129,7 +130,8 @@ export class Learner {
   }
 
   private async count(seen: Seen): Promise<void> {
-    if (!await this.o.assets.fetched(seen.asset)) return
+    await this.o.assets.arrivals.settled(seen.asset)
+    // the sidecar has the hash once the bytes are kept (the store hashed them as it wrote them)
     const hash = (await this.o.assets.sidecar(seen.asset)).sha256
     if (!hash || this.handling.has(hash) || this.rejected.map.has(hash) || this.o.library.byHash(hash)) return
     if (!this.sightings.see(hash, seen.fact, seen.at)) return
