@@ -20,6 +20,7 @@ import { toolSearch } from './tool-search'
 import { prefetch } from './prefetch'
 import { historyPull } from './history-pull'
 import { stickers } from './stickers'
+import { stickersLearn } from './stickers-learn'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -41,6 +42,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['16', 'inbound media fetched at arrival', prefetch],
   ['17', 'history pull', historyPull],
   ['18', 'sticker library', stickers],
+  ['19', 'learning stickers', stickersLearn],
 ]
 
 async function main() {

@@ -30,6 +30,8 @@ export interface DemoOptions {
   price?: { input: number; cachedInput: number; output: number }
   /** the profile's model id (tests name an unknown one to see a profile that does not start) */
   profileModel?: string
+  /** the profile's stickers config (SPEC §19; tests of the sticker view) */
+  stickers?: Record<string, unknown>
 }
 
 export interface Demo {
@@ -85,6 +87,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         // wake: the defaults (private messages and mentions wake it); typing: the defaults
         ...(o.typing ? { typing: o.typing } : {}),
         ...(o.mcpServers ? { mcp: o.mcpServers.map(s => s.id) } : {}),
+        ...(o.stickers ? { stickers: o.stickers } : {}),
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     },

@@ -4,11 +4,13 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import { DEFAULT_RECALL, DEFAULT_STICKERS } from '../config/defaults'
 import type { StickersConfig } from '../config/types'
+import type { Entry } from '../history/entries'
 import type { CallPort } from '../model/calls'
 import type { RuntimePart, Searchable } from '../part/runtime-part'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import { Labeller } from './labeller'
+import { learnerOf, type Learner } from './learner'
 import { StickerLibrary } from './library'
 import { stickerScheme, stickerUrl } from './scheme'
 import { stickerSection } from './section'
@@ -33,10 +35,11 @@ export function stickersOf(view: RuntimeView, d: { clock: Clock; calls: CallPort
   const labeller = vision ? new Labeller({ library, model: vision, calls: d.calls, clock: d.clock, logger: view.logger }) : undefined
   // the first look at once, reading only: an inbound sticker is recognised before any turn
   void library.scan()
-  return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller }) }
+  const learner = learnerOf(view, library, d)
+  return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller, learner }) }
 }
 
-export function stickersPart(library: StickerLibrary, config: StickersConfig, o: { search: boolean; labeller?: Labeller }): RuntimePart {
+export function stickersPart(library: StickerLibrary, config: StickersConfig, o: { search: boolean; labeller?: Labeller; learner?: Learner }): RuntimePart {
   let section = { version: -1, text: '' }
   let docs: { version: number; searchable: Searchable } | undefined
   return {
@@ -71,8 +74,10 @@ export function stickersPart(library: StickerLibrary, config: StickersConfig, o:
       await library.prepare()
       o.labeller?.kick()
     },
-    written: () => library.idle(),
+    ...o.learner ? { appended: (_: string, entries: readonly Entry[]) => o.learner!.appended(entries) } : {},
+    written: async () => { await o.learner?.idle(); await library.idle() },
     async stop() {
+      await o.learner?.stop()
       await o.labeller?.stop()
       await library.stop()
     },

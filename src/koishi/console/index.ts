@@ -12,6 +12,7 @@ import type { PriceOf } from '../../usage/cost'
 import { registerEntry } from './entry'
 import { schemeOf } from '../../resources/file-url'
 import { conversationList, placeOf, runtimeList, type Place } from './places'
+import { registerStickers } from './stickers'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -34,6 +35,7 @@ const PUSH_MS = 100
 
 export function registerConsole(ctx: Context) {
   registerEntry(ctx)
+  registerStickers(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
