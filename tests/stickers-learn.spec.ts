@@ -110,22 +110,27 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     rt = await settle(4)
     expect(visionRequests()).to.have.length(1)
 
-    // waiting: not in the prompt, not sendable by name (send_message looks stickers up by name)
-    h.server.script({ toolCalls: [call('finish', {})] })
+    // waiting: not in the prompt, and a send of it is dropped: nothing reaches NapCat
+    const sendIt = () => h.server.script({ toolCalls: [call('send_message', { messages: [`<sticker name="${name}"/>`, 'ok'] })] })
+    sendIt()
     await h.napcat.privateMessage({ user: 3001, text: 'hello' })
     await h.server.waitForRequests(2)
     await h.settled()
     expect(String(messagesOf(h.server.requests[1])[0].content)).to.not.contain(name)
     expect(rt.stickers!.byName(name), 'not sendable while waiting').to.equal(undefined)
+    expect(h.napcat.sent.flatMap(m => m.segments).filter(g => g.type === 'image'), 'nothing sent while waiting').to.have.length(0)
 
     // approved: offered and sendable
     await rt.stickers!.setState(learned, 'approved')
-    h.server.script({ toolCalls: [call('finish', {})] })
+    sendIt()
     await h.napcat.privateMessage({ user: 3001, text: 'again' })
     await h.server.waitForRequests(3)
     await h.settled()
     expect(String(messagesOf(h.server.requests[2])[0].content)).to.contain(`- ${name} — A frog giving a thumbs up.`)
     expect(rt.stickers!.byName(name)).to.include({ state: 'approved' })
+    // sent with NapCat's sticker mark and the learned file's bytes (tests/onebot-stickers.spec.ts checks the mark's source)
+    const [image] = h.napcat.sent.flatMap(m => m.segments).filter(g => g.type === 'image')
+    expect(image.data).to.include({ sub_type: 1, summary: '[动画表情]', file: `base64://${FROG.toString('base64')}` })
 
     // banned: neither
     await rt.stickers!.setState(rt.stickers!.named(name)!, 'banned')
