@@ -3,22 +3,19 @@
 // banned), Debian's chromium driven by playwright-core. The owner approves the waiting one;
 // screenshots test-output/browser/14-stickers.png and 14-stickers-zh.png.
 import { expect } from 'chai'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
 import { createHash } from 'node:crypto'
 import { Logger } from 'koishi'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { language, needBrowser, openPage, SHOTS } from './support/browser-page'
 import { startDemo, type Demo } from '../scripts/demo'
-import { ensureClientBuilt } from '../scripts/client-build'
 import { runtimeHome } from '../src/runtime/runtime'
 import { STATE_FILE } from '../src/stickers/state-book'
 import { freePort } from './support/free-port'
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const SHOTS = join(resolve(__dirname, '..'), 'test-output', 'browser')
 const BOT = 'sandbox:stickers:koishi'
 
 /** A w×w RGBA PNG drawn by `paint(x, y)` → [r, g, b, a]. */
@@ -65,12 +62,7 @@ describe('console page in a real browser: the sticker view', function () {
   let folder: string
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: no browser at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`)
-      this.skip()
-    }
-    ensureClientBuilt()
-    await mkdir(SHOTS, { recursive: true })
+    await needBrowser(this)
     Logger.targets[0].levels = { base: 1 }
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-stickers-'))
     // a home with one stored conversation (so the runtime is listed) and its sticker folder
@@ -98,13 +90,7 @@ describe('console page in a real browser: the sticker view', function () {
     records[sha(stickers[3][1])] = { name: 'ugly-ad', state: 'banned', source: { kind: 'learned', channel: 'group:fun', user: 'spam', at } }
     await writeFile(join(folder, STATE_FILE), JSON.stringify({ stickers: records }))
     demo = await startDemo({ port: await freePort(), offline: true, dataDir, stickers: { enabled: true, learn: { enabled: true, groups: ['group:fun'] } } })
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
-    context.setDefaultTimeout(15000)
-    await context.addInitScript(() => {
-      if (!localStorage.getItem('koishi.console.config')) localStorage.setItem('koishi.console.config', JSON.stringify({ theme: { mode: 'light', dark: 'default-dark', light: 'default-light' }, locale: 'en-US' }))
-    })
-    page = await context.newPage()
+    ;({ browser, page } = await openPage())
   })
 
   after(async () => {
@@ -113,11 +99,6 @@ describe('console page in a real browser: the sticker view', function () {
     delete Logger.targets[0].levels
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
-
-  const language = (p: Page, locale: string) => p.evaluate((locale) => {
-    const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
-    localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale }))
-  }, locale)
 
   it('lists the stickers with their images, labels, uses and sources; the owner approves the waiting one', async () => {
     await page.goto(`${demo.url}/kotodama`)

@@ -3,23 +3,19 @@
 // chromium driven by playwright-core. Screenshots go to test-output/browser/ (git ignores it).
 // The model has a price, so the page shows costs (SPEC §16) beside the tokens.
 import { expect } from 'chai'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Logger } from 'koishi'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { language, needBrowser, openPage, SHOTS } from './support/browser-page'
 import WebSocket from 'ws'
 import { deflateSync } from 'node:zlib'
 import { startDemo, type Demo } from '../scripts/demo'
-import { ensureClientBuilt } from '../scripts/client-build'
 import { freePort } from './support/free-port'
 import { stdioServerConfig } from './support/mcp-http-server'
 import { runtimeHome } from '../src/runtime/runtime'
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const ROOT = resolve(__dirname, '..')
-const SHOTS = join(ROOT, 'test-output', 'browser')
 
 /** A solid-colour PNG of w×h pixels. */
 function png(w: number, h: number, rgb: [number, number, number]): Buffer {
@@ -57,26 +53,13 @@ describe('console page in a real browser', function () {
   let page: Page
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: no browser at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`)
-      this.skip()
-    }
-    // a fresh clone runs `npm test` right after `npm ci`, a checkout may have changed client/: (re)build the page (about 2 s)
-    ensureClientBuilt()
-    await mkdir(SHOTS, { recursive: true })
+    await needBrowser(this)
     // as in `npm start`: the mind's debug lines reach the log page, not the test's output
     Logger.targets[0].levels = { base: 1 }
     new Logger('kotodama').level = Logger.DEBUG
     dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-'))
     demo = await startDemo({ port: await freePort(), offline: true, dataDir, typing, price })
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
-    context.setDefaultTimeout(15000)
-    // the console's own language setting (it starts in zh-CN): English pages, readable screenshots
-    await context.addInitScript(() => {
-      if (!localStorage.getItem('koishi.console.config')) localStorage.setItem('koishi.console.config', JSON.stringify({ theme: { mode: 'light', dark: 'default-dark', light: 'default-light' }, locale: 'en-US' }))
-    })
-    page = await context.newPage()
+    ;({ browser, page } = await openPage())
   })
 
   after(async () => {
@@ -86,12 +69,6 @@ describe('console page in a real browser', function () {
     delete Logger.levels.kotodama
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
-
-  /** the console's language, for the pages opened after */
-  const language = (p: Page, locale: string) => p.evaluate((locale) => {
-    const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
-    localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale }))
-  }, locale)
 
   const shot = async (name: string) => {
     await page.mouse.move(1300, 880) // no tooltip over the page
@@ -333,11 +310,7 @@ describe('console page in a real browser', function () {
     ].map(e => JSON.stringify(e)).join('\n') + '\n')
 
     // the test before switched the console to zh-CN: back to en-US first
-    const language = (locale: string) => page.evaluate((locale) => {
-      const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
-      localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale }))
-    }, locale)
-    await language('en-US')
+    await language(page, 'en-US')
     await page.goto(`${demo.url}/kotodama`)
     const photos = page.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' })
     await photos.click()
@@ -362,7 +335,7 @@ describe('console page in a real browser', function () {
     expect(await page.locator('.kd-reasoning').getAttribute('open')).to.equal(null)
     await shot('14-kotodama-costs')
 
-    await language('zh-CN')
+    await language(page, 'zh-CN')
     const zh = await page.context().newPage()
     await zh.goto(`${demo.url}/kotodama`)
     await zh.locator('.kd-runtime').filter({ hasText: 'sandbox:photos:koishi' }).click()
