@@ -34,10 +34,14 @@ export async function until(cond: () => boolean, what = 'condition', timeoutMs =
   }
 }
 
-/** Waits until no conversation of the app's kotodama runs a turn, and what they appended is written. */
+/**
+ * Waits until the messages kotodama received are stored, no conversation runs a turn, and what they
+ * appended is written. (A message still in Koishi's middleware is not received yet: wait for it first.)
+ */
 export async function settled(app: App, timeoutMs = 8000): Promise<void> {
   const start = realNow()
   for (;;) {
+    await app.kotodama?.received()
     const runtimes = await app.kotodama?.list() ?? []
     const statuses = await Promise.all(runtimes.map(r => r.status()))
     if (statuses.flat().every(c => !c.busy)) {
