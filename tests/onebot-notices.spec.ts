@@ -221,6 +221,15 @@ describe('onebot: notices', function () {
     expect(lastUserText(h.server.requests[0])).to.include('the owner paused you here').and.include("the owner's pause here ended")
   })
 
+  it('kotodama.pause without minutes pauses for an hour (SPEC §19 default 60)', async () => {
+    h = await OneBotHarness.start()
+    await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'kotodama.pause' })
+    await h.napcat.waitForSent(1)
+    const mute = (await runtime()).presence.mutedUntil(`group:${GROUP}`)!
+    expect(mute.by).to.equal('owner')
+    expect(mute.until - Date.now()).to.be.within(59 * 60_000, 60 * 60_000)
+  })
+
   it('kotodama.pause does not lift the platform\'s ban', async () => {
     h = await OneBotHarness.start()
     await h.napcat.ban({ group: GROUP, duration: 600 })

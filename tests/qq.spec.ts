@@ -335,6 +335,22 @@ describe('kotodama through @satorijs/adapter-qq and the fake QQ API', () => {
     report('c2c', d.id, h)
   })
 
+  // event.md: a message's media arrive as `attachments` with QQ's CDN url; SPEC §19: a platform URL never reaches the model
+  it('an image and a voice message from QQ reach the model as assets, never as QQ\'s links', async () => {
+    h = await QQHarness.start()
+    h.server.script({ toolCalls: [call('finish', {})] })
+    const cdn = 'https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=abc&rkey=secret'
+    h.qq.groupAt({ group: 'G1', member: 'M1', content: ' look', attachments: [
+      { content_type: 'image/png', filename: 'a.png', width: 10, height: 10, size: 100, url: cdn },
+      { content_type: 'voice', filename: 'b.amr', size: 200, url: `${cdn}&voice=1` },
+    ] })
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const body = JSON.stringify(h.server.requests[0].body.messages)
+    expect(lastUserText(h.server.requests[0])).to.match(/<img src="asset:\/\/[^"]+"/).and.match(/\[voice: asset:\/\//)
+    expect(body).to.not.include('multimedia.nt.qq.com.cn').and.not.include('rkey')
+  })
+
   // SPEC §19 "Capabilities per bot": the platform's limits, said where the owner looks
   it('kotodama.status names what QQ\'s official API does not allow, and why', async () => {
     h = await QQHarness.start()

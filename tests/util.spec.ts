@@ -6,6 +6,7 @@ import { namesBot } from '../src/koishi/mentions'
 import { isCjk, segments } from '../src/util/words'
 import { analyze } from '../src/recall/analyze'
 import { terms } from '../src/tool-search'
+import { TIMED_OUT, within } from '../src/util/within'
 
 describe('small utilities', () => {
   it('uuidv7 ids are valid and increase', () => {
@@ -56,5 +57,15 @@ describe('the word splitter recall and tool_search share', () => {
     expect(analyze('내일 일기예보를').map(t => [t.term, t.kind])).to.deep.equal([['내일', 'word'], ['일기예보를', 'word']])
     expect(terms('내일 일기예보를')).to.deep.equal(['내일', '일기예보를'])
     expect(terms('прогноз погоды')).to.deep.equal(['прогноз', 'погоды'])
+  })
+})
+
+describe('within', () => {
+  it('gives the value when it comes in time, TIMED_OUT when it does not, and passes a rejection on', async () => {
+    expect(await within(Promise.resolve(7), 50)).to.equal(7)
+    expect(await within(new Promise(() => {}), 10)).to.equal(TIMED_OUT)
+    let error: unknown
+    await within(Promise.reject(new Error('no')), 50).catch(e => { error = e })
+    expect((error as Error)?.message).to.equal('no')
   })
 })

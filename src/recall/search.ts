@@ -12,6 +12,7 @@ import type { RecallParts } from './parts'
 import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
 import type { SearchHit } from '../tools/search'
+import { within } from '../util/within'
 
 export type { SearchHit }
 
@@ -28,9 +29,7 @@ const REBUILD_WAIT_MS = 3000
 /** What was asked of the index so far is done; an index being made again gets a few seconds. */
 export async function settled(idx: ConvIndex): Promise<void> {
   if (!idx.rebuilding) return idx.idle()
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([idx.idle(), new Promise<void>(r => { timer = setTimeout(r, REBUILD_WAIT_MS) })])
-  clearTimeout(timer)
+  await within(idx.idle(), REBUILD_WAIT_MS)
 }
 
 /** Reciprocal rank fusion's constant. */

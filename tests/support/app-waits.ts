@@ -2,6 +2,7 @@
 // real time (tests install fake timers, so the real clock is captured at load), turns settled.
 import type { App } from 'koishi'
 import { Logger } from 'koishi'
+import * as kotodama from '../../src'
 
 const realSetTimeout = globalThis.setTimeout
 const realNow = Date.now.bind(Date)
@@ -56,6 +57,10 @@ export async function settled(app: App, timeoutMs = 8000): Promise<void> {
 /** What every harness offers over its app: its log, real-time waits, settled turns. */
 export abstract class AppHarness {
   abstract readonly app: App
+  /** the plugin's config, as the harness started it */
+  abstract readonly config: any
+  /** the plugin's fork in the app */
+  abstract fork: ReturnType<App['plugin']> | undefined
   readonly logs: LogLine[] = []
   protected untarget = () => {}
 
@@ -77,6 +82,14 @@ export abstract class AppHarness {
   /** Waits until no conversation runs a turn. */
   settled(timeoutMs = 8000): Promise<void> {
     return settled(this.app, timeoutMs)
+  }
+
+  /** Disposes the plugin and starts it again (a restart of kotodama; its homes and histories stay). */
+  async reload(config = this.config): Promise<void> {
+    this.fork?.dispose()
+    await this.idle(50)
+    this.fork = this.app.plugin(kotodama, config)
+    await this.idle()
   }
 
   warnings(): string[] {

@@ -150,13 +150,6 @@ export class Harness extends AppHarness {
     return bot.client(user, channel)
   }
 
-  async reload(config = this.config): Promise<void> {
-    this.fork.dispose()
-    await this.idle(50)
-    this.fork = this.app.plugin(kotodama, config)
-    await this.idle()
-  }
-
   async stop(): Promise<void> {
     nodeMock.restoreAll()
     this.fork?.dispose()

@@ -111,13 +111,6 @@ export class OneBotHarness extends AppHarness {
     await this.online()
   }
 
-  async reload(config = this.config): Promise<void> {
-    this.fork.dispose()
-    await this.idle(50)
-    this.fork = this.app.plugin(kotodama, config)
-    await this.idle()
-  }
-
   async stop(): Promise<void> {
     this.fork?.dispose()
     await this.idle(20)

@@ -17,6 +17,7 @@ import type { Arrival } from '../session-to-fact'
 import { pulledFact, type ChannelPlace } from './pulled-fact'
 import { historySource, type HistorySource } from './sources'
 import type { Fetched, MessageMark, PullRequest } from './window'
+import { TIMED_OUT, within } from '../../util/within'
 
 export interface HistoryPullDeps {
   log: Logger
@@ -161,7 +162,10 @@ export class HistoryPull {
         max: history.pullMax, notBefore: runtime.options.clock.now() - history.pullMaxAgeHours * HOUR, expired: () => expired,
       }
       const budget = this.deps.budgetMs ?? 15_000
-      const fetched = await within(source(bot, req), budget, () => { expired = true })
+      const answer = await within(source(bot, req), budget)
+      // past the budget the source makes no further call
+      if (answer === TIMED_OUT) expired = true
+      const fetched = answer === TIMED_OUT ? undefined : answer
       if (!fetched) return this.deps.log.warn('%s: no answer within %d s; nothing was pulled', who, budget / 1000)
       if (fetched.problems.length) this.deps.log.warn('%s: %s', who, fetched.problems.join('; '))
       if (!fetched.messages.length) return
@@ -187,14 +191,4 @@ function placeOf(p: PullPoint): ChannelPlace {
     channel: p.channel, channelId: last?.rawChannel ?? rawChannel(p.channel), direct: last?.direct ?? isDirectKey(p.channel),
     ...(last?.guildId ? { guildId: last.guildId } : {}), ...(last?.channelName ? { channelName: last.channelName } : {}),
   }
-}
-
-/** The source's answer, or undefined when it takes longer than `ms` (`late` is called then; the source stops calling). */
-function within(p: Promise<Fetched>, ms: number, late: () => void): Promise<Fetched | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<undefined>(resolve => {
-    timer = setTimeout(() => { late(); resolve(undefined) }, ms)
-    timer.unref?.()
-  })
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }

@@ -7,6 +7,7 @@
 import type { Sticker, StickerShelf } from '../../stickers/types'
 import type { RenderKit, StickerLabel, StickerLookup } from './kit'
 import { label, type Stored } from './media'
+import { within } from '../../util/within'
 
 /** how long one message's images may wait for their bytes, in all */
 export const STICKER_WAIT_MS = 1500
@@ -35,7 +36,7 @@ export async function libraryLabel(stored: Stored, kit: RenderKit, wait: boolean
   if (!lookup || !('url' in stored)) return undefined
   const id = stored.url.slice('asset://'.length)
   const left = lookup.until - Date.now()
-  if (wait && left > 0) await within(kit.assets.fetched(id), left)
+  if (wait && left > 0) await within(kit.assets.fetched(id).catch(() => {}), left)
   const sidecar = await kit.assets.sidecar(id).catch((): undefined => undefined)
   return sidecar?.sha256 ? lookup.of(sidecar.sha256) : undefined
 }
@@ -46,10 +47,4 @@ export function stickerNote(summary: string | undefined, known: StickerLabel | u
   const description = label(known?.description, 200)
   const library = name && description ? `${name}: ${description}` : name ?? description
   return [summary, library].filter(Boolean).join('; ') || undefined
-}
-
-function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<void>(resolve => { timer = setTimeout(resolve, ms) })
-  return Promise.race([p.then(() => {}, () => {}), late]).finally(() => clearTimeout(timer))
 }

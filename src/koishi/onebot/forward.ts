@@ -7,6 +7,7 @@ import type { Bot } from 'koishi'
 import type { Logger } from '../../util/logger'
 import type { ForwardedMessage, RenderKit } from '../inbound/kit'
 import { authorOf, decodeSegments, type OneBotMessage } from './segments'
+import { TIMED_OUT, within } from '../../util/within'
 
 export const FORWARD_FETCH_MS = 5000
 
@@ -14,15 +15,13 @@ export const FORWARD_FETCH_MS = 5000
 export function onebotForward(bot: Bot | undefined, log?: Logger): RenderKit['forward'] {
   if (bot?.platform !== 'onebot') return undefined
   return async id => {
-    let timer: ReturnType<typeof setTimeout> | undefined
     try {
       const internal = (bot as any).internal
       const ask = internal?._get ? internal._get.bind(internal) : undefined
       if (!ask) return undefined
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${FORWARD_FETCH_MS} ms`)), FORWARD_FETCH_MS)
-      })
-      const data = await Promise.race([ask('get_forward_msg', { message_id: id }), timeout])
+      const data = await within<any>(ask('get_forward_msg', { message_id: id }), FORWARD_FETCH_MS)
+      // a silent platform is worth a warning
+      if (data === TIMED_OUT) return void log?.warn('forward %s of %s could not be fetched: %s', id, bot.sid, `no answer in ${FORWARD_FETCH_MS} ms`)
       const list: unknown = Array.isArray(data) ? data : data?.messages ?? data?.message
       if (!Array.isArray(list)) return undefined
       return list.filter(m => m && typeof m === 'object').map((m: OneBotMessage): ForwardedMessage => ({
@@ -31,12 +30,9 @@ export function onebotForward(bot: Bot | undefined, log?: Logger): RenderKit['fo
         ...(typeof m.time === 'number' ? { at: m.time * 1000 } : {}),
       }))
     } catch (e: any) {
-      // a forward the implementation no longer has (NapCat: "消息已过期…") is common: not a warning; a silent platform is
-      const timedOut = e?.message === `no answer in ${FORWARD_FETCH_MS} ms`
-      log?.[timedOut ? 'warn' : 'debug']('forward %s of %s could not be fetched: %s', id, bot.sid, e?.message ?? e)
+      // a forward the implementation no longer has (NapCat: "消息已过期…") is common: not a warning
+      log?.debug('forward %s of %s could not be fetched: %s', id, bot.sid, e?.message ?? e)
       return undefined
-    } finally {
-      clearTimeout(timer)
     }
   }
 }

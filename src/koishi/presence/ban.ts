@@ -1,6 +1,7 @@
 // A ban notice as a mute of the mind (SPEC §19). OneBot's `group_ban` (NapCatQQ: OB11GroupBanEvent;
 // the OneBot v11 spec's notice.md): `duration` in seconds, `sub_type` ban or lift_ban, `user_id` 0
 // for the whole group, which NapCat reports with duration -1 (until an admin lifts it).
+import { TIMED_OUT, within } from '../../util/within'
 
 /** QQ's longest ban of one member: 30 days; a whole-group mute lasts until lifted, kept at most this long. */
 export const MAX_BAN_SECONDS = 30 * 24 * 3600
@@ -31,11 +32,8 @@ export function readBan(data: Record<string, unknown>, selfId: string): BanReadi
 export async function exemptFromWholeMute(bot: { getGuildMember?(guild: string, user: string): Promise<{ roles?: { id?: string }[] }> },
   guild: string, selfId: string): Promise<boolean> {
   try {
-    const member = await Promise.race([
-      bot.getGuildMember?.(guild, selfId),
-      new Promise<undefined>(resolve => { setTimeout(resolve, 3000) }),
-    ])
-    return !!member?.roles?.some(r => r.id === 'admin' || r.id === 'owner')
+    const member = await within(Promise.resolve(bot.getGuildMember?.(guild, selfId)), 3000)
+    return member !== TIMED_OUT && !!member?.roles?.some(r => r.id === 'admin' || r.id === 'owner')
   } catch {
     return false
   }
