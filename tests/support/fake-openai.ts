@@ -5,9 +5,12 @@
 import { Endpoint, Guard as GuardOf, RecordedRequest, Scripted as ScriptedOf, ScriptedServer } from './fakes/scripted-server'
 import { ChatReply, openAIChat, openAIModels } from './fakes/wire/openai-chat'
 import { EmbeddingsReply, openAIEmbeddings } from './fakes/wire/openai-embeddings'
+import { openAISpeech, openAITranscriptions, SpeechReply, TranscriptionReply } from './fakes/wire/openai-audio'
 
 export type { RecordedRequest } from './fakes/scripted-server'
 export type { FakeToolCall } from './fakes/wire/openai-chat'
+export type { SpeechReply, TranscriptionBody, TranscriptionFile, TranscriptionReply } from './fakes/wire/openai-audio'
+export { speechSeconds, transcriptionOf } from './fakes/wire/openai-audio'
 export { imagePartsOf, lastUserText, messagesOf, toolNamesOf, toolResultsOf } from './fakes/wire/openai-chat'
 
 export type FakeReply = ChatReply
@@ -20,6 +23,8 @@ export class FakeOpenAI {
   /** the chat-completions route: its script, guards and requests */
   readonly chat: Endpoint<FakeReply>
   private embeddingsRoute: Endpoint<EmbeddingsReply> | undefined
+  private transcriptionsRoute: Endpoint<TranscriptionReply> | undefined
+  private speechRoute: Endpoint<SpeechReply> | undefined
 
   private constructor(readonly server: ScriptedServer) {
     this.baseURL = `${server.origin}/v1`
@@ -39,6 +44,16 @@ export class FakeOpenAI {
   /** POST /v1/embeddings on the same port (mounted on first use), scripted like the chat route. */
   embeddings(): Endpoint<EmbeddingsReply> {
     return this.embeddingsRoute ??= this.server.mount('POST', '/v1/embeddings', openAIEmbeddings(), 'embeddings')
+  }
+
+  /** POST /v1/audio/transcriptions (multipart; mounted on first use); refuses what OpenAI refuses before the script. */
+  transcriptions(): Endpoint<TranscriptionReply> {
+    return this.transcriptionsRoute ??= this.server.mount('POST', '/v1/audio/transcriptions', openAITranscriptions(), 'transcriptions')
+  }
+
+  /** POST /v1/audio/speech (mounted on first use); `{}` answers a tone as long as the input (wav, pcm) or a format's first bytes. */
+  speech(): Endpoint<SpeechReply> {
+    return this.speechRoute ??= this.server.mount('POST', '/v1/audio/speech', openAISpeech(), 'speech')
   }
 
   script(...replies: Scripted[]): this {
