@@ -10,7 +10,7 @@ import { registerConsole } from './koishi/console'
 
 export const name = 'kotodama'
 export const reusable = false
-export const inject = { http: { required: false }, database: { required: false } }
+export const inject = { http: { required: false }, database: { required: false }, vits: { required: false } }
 
 export type Config = KotodamaConfig
 export const Config = configSchema.i18n({ 'zh-CN': (zhCN as any)._config, 'en-US': (enUS as any)._config })

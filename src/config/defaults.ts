@@ -43,6 +43,7 @@ export const DEFAULT_TRIM_TO = 0.5
 export const DEFAULT_HISTORY: Readonly<import('./types').HistoryConfig> = { pull: true, pullMax: 50, pullMaxAgeHours: 24 }
 
 export const DEFAULT_STICKER_LEARN: Readonly<import('./types').StickerLearnConfig> = { enabled: false, groups: [], seenTimes: 3, windowMinutes: 30, perDay: 20 }
+export const DEFAULT_VOICE: Readonly<import('./types').VoiceConfig> = { stt: '', tts: '', ttsVoice: '', maxSeconds: 60, maxChars: 300 }
 export const DEFAULT_STICKERS: Readonly<import('./types').StickersConfig> = {
   enabled: false, dir: '', maxPerTurn: 1, offer: 24, learn: DEFAULT_STICKER_LEARN,
 }

@@ -3,7 +3,7 @@
 import { Schema } from 'koishi'
 import type { CodemodeLimits, Config } from './types'
 import {
-  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS,
+  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
 } from './defaults'
 
@@ -120,6 +120,13 @@ const profile = Schema.object({
       windowMinutes: Schema.number().default(DEFAULT_STICKER_LEARN.windowMinutes),
       perDay: Schema.number().default(DEFAULT_STICKER_LEARN.perDay),
     }),
+  }),
+  voice: Schema.object({
+    stt: Schema.string().default(DEFAULT_VOICE.stt),
+    tts: Schema.string().default(DEFAULT_VOICE.tts),
+    ttsVoice: Schema.string().default(DEFAULT_VOICE.ttsVoice),
+    maxSeconds: Schema.number().default(DEFAULT_VOICE.maxSeconds),
+    maxChars: Schema.number().default(DEFAULT_VOICE.maxChars),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),

@@ -136,6 +136,22 @@ export interface ProfileConfig {
   history?: HistoryConfig
   /** the sticker library the mind sends from (SPEC §19) */
   stickers?: StickersConfig
+  /** hearing and speaking (SPEC §20); absent: DEFAULT_VOICE (off) */
+  voice?: VoiceConfig
+}
+
+/** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */
+export interface VoiceConfig {
+  /** a model id (/v1/audio/transcriptions); '': voice messages are not transcribed */
+  stt: string
+  /** a model id (/v1/audio/speech), or 'vits' (Koishi's vits service); '': the mind does not speak */
+  tts: string
+  /** the voice (speaker) the TTS model takes; '' : the server's default ('alloy' for OpenAI) */
+  ttsVoice: string
+  /** longer voice messages are not transcribed */
+  maxSeconds: number
+  /** longer <voice> text is sent as text */
+  maxChars: number
 }
 
 /** History after downtime (SPEC §19): fetched when a runtime starts, its bot comes online, a conversation's first message since. */

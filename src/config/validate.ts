@@ -1,8 +1,8 @@
 // Semantic checks the Schema cannot express. A bad profile is reported with its field path and
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
-import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig, StickersConfig } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS } from './defaults'
+import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig, StickersConfig, VoiceConfig } from './types'
+import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE } from './defaults'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
 export interface ConfigProblem {
@@ -189,8 +189,18 @@ const LEARN_CHECKS: [string, Check][] = [
   ['seenTimes', wholeNonNegative], ['windowMinutes', positive], ['perDay', wholeNonNegative],
 ]
 
-/** The profile's history and sticker sections, checked (they are optional: absent, the defaults hold). */
-function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[]): ProfileConfig {
+/** `voice.stt` and `voice.tts` name speech models ('vits': Koishi's service); an unknown one turns its side off. */
+function voiceChecks(models: Map<string, ModelConfig>): [string, Check][] {
+  const known = (vits: boolean): Check => (_, v) => typeof v !== 'string' ? 'must be a model id or empty'
+    : !v || models.has(v) || (vits && v === 'vits') ? undefined : `names unknown model "${v}"${vits ? " (or write 'vits' for Koishi's vits service)" : ''}`
+  return [
+    ['stt', known(false)], ['tts', known(true)], ['ttsVoice', (_, v) => typeof v === 'string' ? undefined : 'must be a voice name or empty'],
+    ['maxSeconds', positive], ['maxChars', positiveInt],
+  ]
+}
+
+/** The profile's optional sections, checked (absent, the defaults hold). */
+function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[], models: Map<string, ModelConfig>): ProfileConfig {
   const report = (path: string, message: string) => problems.push({ profile: p.id, index, path, message, leftOut: true })
   const base = `profiles[${index}]`
   const out = { ...p }
@@ -200,6 +210,7 @@ function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[]
     stickers.learn = checkedSection(p.stickers.learn, DEFAULT_STICKER_LEARN, LEARN_CHECKS, `${base}.stickers.learn`, report)
     out.stickers = stickers
   }
+  if (p.voice !== undefined) out.voice = checkedSection<VoiceConfig>(p.voice, DEFAULT_VOICE, voiceChecks(models), `${base}.voice`, report)
   return out
 }
 
@@ -246,7 +257,7 @@ export function checkConfig(config: Config): CheckedConfig {
       if (mcpServers.has(id)) return true
       problems.push({ profile: p.id, path: `profiles[${i}].mcp[${k}]`, message: `names unknown or invalid MCP server "${id}"; it is left out`, leftOut: true })
     })
-    profiles.push(withSections(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems))
+    profiles.push(withSections(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems, models))
   })
   return { models, codemode, profiles, mcpServers, problems }
 }

@@ -3,7 +3,7 @@
 // loaded (never since the start, or unloaded by the budget of loaded conversations). Everything
 // is read from the runtime's own storage, read-only; nothing is loaded into a runtime or started.
 import { join } from 'node:path'
-import { maskRecalled } from '../history/recalled'
+import { FactAmendments } from '../history/amendments'
 import type { HistorySide } from '../history/sides'
 import type { PriceOf } from '../usage/cost'
 import type { Logger } from '../util/logger'
@@ -43,8 +43,8 @@ export async function storedConversations(side: HistorySide, mode: 'channel' | '
 export async function storedTranscript(side: HistorySide, key: string, priceOf?: PriceOf): Promise<Transcript | undefined> {
   const tail = await side.peek(key, TRANSCRIPT_ENTRIES)
   if (!tail.entries.length && !tail.more) return undefined
-  // as a loaded conversation shows it: recalled messages masked (SPEC §19)
+  // as a loaded conversation shows it: recalled messages masked (SPEC §19), voices transcribed (SPEC §20)
   const entries = [...tail.entries]
-  maskRecalled(entries)
+  new FactAmendments().apply(entries)
   return transcript({ key, entries, busy: false, truncated: tail.more, priceOf })
 }

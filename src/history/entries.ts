@@ -37,6 +37,21 @@ export interface Fact {
 
 export type WakeReason = string
 
+/** A voice message transcribed, or why not; `message` is the fact it came with (recall finds it by its author). */
+export interface TranscriptEntry {
+  type: 'transcript'
+  at: number
+  /** the voice's asset:// URL, as the fact's `[voice: …]` shows it */
+  url: string
+  message: { id: string; channel: string; user: { id: string; name: string } }
+  /** its length, when known */
+  seconds?: number
+  /** what was said */
+  text?: string
+  /** why it was not transcribed (`text` absent) */
+  why?: string
+}
+
 /**
  * The step the model has answered while its calls still run (the console shows it at once, issue
  * 21); it becomes a step entry when they are done. `delivered`: messages sent so far, by call id.
@@ -67,5 +82,7 @@ export type Entry =
   | { type: 'shown'; at: number; ids: string[] }
   /** The platform says the message `id` was recalled (SPEC §19); the fact stays stored, the model no longer reads it. */
   | { type: 'recalled'; at: number; id: string }
+  /** What a voice message said (SPEC §20): the fact with the voice `url` reads it from then on (history/amendments.ts). */
+  | TranscriptEntry
   /** A model call that failed, in the server's own words (SPEC §11); never shown to the model. */
   | { type: 'failure'; at: number; turn: number; model: string; error: string; latencyMs?: number }

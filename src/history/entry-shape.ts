@@ -46,6 +46,11 @@ export function entryProblem(v: unknown): string | undefined {
     case 'declined': return isString(v.reason) && isString(v.why) ? undefined : 'a declined wake without reason or why'
     case 'failure': return isNumber(v.turn) && isString(v.model) && isString(v.error) ? undefined : 'a failure without turn, model or error'
     case 'recalled': return isString(v.id) ? undefined : 'a recalled entry without the id'
+    case 'transcript': {
+      const m = v.message
+      if (!isString(v.url) || !isObject(m) || !isString(m.id) || !isString(m.channel) || !isObject(m.user)) return 'a transcript without url or message'
+      return isOptionalNumber(v.seconds) && (isString(v.text) || isString(v.why)) ? undefined : 'a transcript without text or why'
+    }
     case 'shown': return Array.isArray(v.ids) && v.ids.every(isString) ? undefined : 'a shown entry without ids'
     default: return `an entry of unknown type ${JSON.stringify(String(v.type)).slice(0, 40)}`
   }

@@ -9,11 +9,10 @@ import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { RuntimeRegistry } from './runtime-registry'
 import type { Logger } from '../util/logger'
-import { onebotForward } from './onebot/forward'
 import { historyPull, type HistoryPull, type PullHooks } from './history-pull'
-import { arrivalOf, sessionToFact } from './session-to-fact'
+import { arrivalOf, sessionToFact, voiceOrigin } from './session-to-fact'
 import { listenToNotices } from './presence/notices'
-import { stickerLookup } from './inbound/sticker-match'
+import { kitFor } from './inbound/kit-for'
 
 export interface InboundDeps {
   log: Logger
@@ -76,7 +75,7 @@ export class Inbound {
         const runtime = await this.deps.runtime(profile, bot)
         const pulling = this.pulls.before(runtime, arrival)   // awaited only when there is a pull: a tick less for every other message
         if (pulling) await pulling
-        const kit = { assets: runtime.assets, forward: onebotForward(session.bot, this.deps.log), stickers: stickerLookup(runtime.stickers) }
+        const kit = kitFor(runtime, session.bot, this.deps.log, voiceOrigin(arrival))
         if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
       }
       throw new Error('its runtime kept stopping')

@@ -3,6 +3,7 @@ import { h, Session, Universal } from 'koishi'
 import { channelKey, rawChannel } from '../claims/channel-key'
 import type { Fact } from '../history/entries'
 import { visibleText } from '../util/elements'
+import type { VoiceOrigin } from './inbound/kit-for'
 import { renderElements, type RenderKit } from './inbound/render'
 import { namesBot } from './mentions'
 
@@ -39,6 +40,15 @@ export function channelOf(session: Session): string {
   return arrivalOf(session).channel
 }
 
+/** The message a voice of this arrival came with (SPEC §20): its id, channel and author, as its fact will say. */
+export function voiceOrigin(a: Arrival): VoiceOrigin {
+  const { event } = a
+  const id = String(event.message?.id ?? '')
+  return { id, channel: a.channel, user: { id: a.userId ?? '', name: authorOf(a) ?? '' } }
+}
+
+const authorOf = (a: Arrival) => a.event.member?.nick || a.event.user?.nick || a.event.user?.name || a.userId
+
 /**
  * `botName`: the bot's display name as the caller knows it (an undefined one is not looked up on
  * the session: every session property is a context proxy, and this runs for every message).
@@ -50,7 +60,7 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
   const elements = await renderElements(message.elements ?? h.parse(message.content ?? ''), kit)
   // an <at> of the bot anywhere (Koishi's atSelf is only the leading one), or its name written out
   const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === selfId) || namesBot(visibleText(elements), botName)
-  const author = event.member?.nick || event.user?.nick || event.user?.name || userId
+  const author = authorOf(a)
   const guildId = event.guild?.id
   return {
     id: String(message.id ?? session.id),

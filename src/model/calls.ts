@@ -15,9 +15,10 @@ import { countedModel, type CountUsage } from './counted-model'
 /**
  * Whether a kind of call tries the first model's `fallback` when it is unavailable (docs/providers.md
  * "Which calls fail over"): a step and a vision question do; the judge does not (it has 1,500 ms,
- * and no answer is a no), nor embeddings (another model's vectors live in another space).
+ * and no answer is a no), nor embeddings (another model's vectors live in another space). Speech
+ * does, both ways (SPEC §20): another server hears or speaks the same.
  */
-export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: false } as const
+export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: false, transcription: true, speech: true } as const
 
 export type CallKind = keyof typeof FAILS_OVER
 

@@ -1,5 +1,6 @@
 // One AI SDK model per `models` entry (SPEC §1). The handle carries the entry without its apiKey:
 // the key lives only inside the provider, so nothing that receives a handle can log or leak it.
+import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
@@ -18,6 +19,16 @@ export interface ModelHandle {
   embedding?(values: string[], signal?: AbortSignal): Promise<{ embeddings: number[][]; tokens?: number }>
   /** the same, counted: only on the handles ModelCalls.handle gives */
   embed?(values: string[], signal?: AbortSignal): Promise<number[][]>
+  /** the entry as an OpenAI-compatible speech model (SPEC §20); uncounted: called through ModelCalls */
+  speech?: SpeechModels
+}
+
+/** /v1/audio/transcriptions and /v1/audio/speech of the entry's server. */
+export interface SpeechModels {
+  /** the words of `audio` (sent with `mediaType`, which names its file), and its length when the server says */
+  transcribe(audio: Uint8Array, mediaType: string, signal?: AbortSignal): Promise<{ text: string; seconds?: number }>
+  /** `text` spoken in `voice` (the server's default when empty), asked as `format`; the bytes as the server sent them */
+  speak(text: string, o: { voice?: string; format: string; signal?: AbortSignal }): Promise<Uint8Array>
 }
 
 export function createModel(config: ModelConfig, reasoning?: ReasoningModes): ModelHandle {
@@ -40,5 +51,36 @@ export function createModel(config: ModelConfig, reasoning?: ReasoningModes): Mo
       const r = await provider.embeddingModel(config.model).doEmbed({ values, abortSignal: signal })
       return { embeddings: r.embeddings, tokens: r.usage?.tokens }
     },
+    speech: speechModels(config),
   }
+}
+
+/**
+ * The OpenAI provider's speech models pointed at the entry's server: the openai-compatible provider
+ * has none. Their `doGenerate` is called, not `experimental_transcribe`, which names every file by
+ * a sniff that knows no AMR (it would send an AMR voice as `audio.wav`) and retries on its own.
+ */
+function speechModels(config: ModelConfig): SpeechModels {
+  let provider: ReturnType<typeof createOpenAI> | undefined
+  // a local server without a key is sent no Authorization header at all
+  const openai = () => provider ??= createOpenAI({
+    name: 'kotodama', baseURL: config.baseURL.replace(/\/+$/, ''), apiKey: config.apiKey || '',
+    ...(config.apiKey ? {} : { fetch: withoutEmptyBearer }),
+  })
+  return {
+    async transcribe(audio, mediaType, signal) {
+      const r = await openai().transcription(config.model).doGenerate({ audio, mediaType, abortSignal: signal })
+      return { text: r.text, ...(typeof r.durationInSeconds === 'number' ? { seconds: r.durationInSeconds } : {}) }
+    },
+    async speak(text, o) {
+      const r = await openai().speech(config.model).doGenerate({ text, outputFormat: o.format, ...(o.voice ? { voice: o.voice } : {}), abortSignal: o.signal })
+      return typeof r.audio === 'string' ? Buffer.from(r.audio, 'base64') : r.audio
+    },
+  }
+}
+
+const withoutEmptyBearer: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  if (headers.get('authorization')?.trim() === 'Bearer') headers.delete('authorization')
+  return fetch(input, { ...init, headers })
 }

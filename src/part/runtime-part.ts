@@ -42,8 +42,8 @@ export interface RuntimePart {
   prompt?(): PromptShare | undefined
   /** documents search finds (stickers by their labels); read on every search, so it answers from memory */
   searchable?(): Searchable | undefined
-  /** runs before each turn of any conversation (e.g. looking for the owner's edits) */
-  beforeTurn?(): Promise<void>
+  /** runs before each turn of any conversation (e.g. looking for the owner's edits, waiting for a transcript) */
+  beforeTurn?(conversation: string): Promise<void>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
   appended?(conversation: string, entries: readonly Entry[]): void
   /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */

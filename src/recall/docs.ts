@@ -1,9 +1,10 @@
 // What recall indexes of a history (SPEC §17): people's messages (fact entries) and the mind's own
-// sends (direct send_message calls that delivered), one document per chat message, in history
-// order. Everything else (steps' thoughts, notes, tool results) is not "what was said".
+// sends (direct send_message calls that delivered), one document per chat message, and what voice
+// messages said, in history order. Everything else (steps' thoughts, notes, tool results) is not "what was said".
 import h from '@satorijs/element'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Entry } from '../history/entries'
+import { voiceLine } from '../history/voice-line'
 
 export interface RecallDoc {
   /** where it comes from, unique in its history: `f:<channel>:<message id>` or `s:<at>:<call id>:<n>` */
@@ -72,6 +73,10 @@ export function docsOf(entries: readonly Entry[], self: SelfName): RecallDoc[] {
     if (e.type === 'fact') {
       const f = e.fact
       out.push({ k: `f:${f.channel}:${f.id}`, id: f.id, at: f.at, who: f.user.name || f.user.id, uid: f.user.id, ch: f.channel, text: plainText(f.content) })
+    } else if (e.type === 'transcript' && e.text) {
+      // what a voice message said, found like the words of a text message (SPEC §20)
+      const m = e.message
+      out.push({ k: `v:${m.channel}:${m.id}:${e.url}`, id: m.id, at: e.at, who: m.user.name || m.user.id, uid: m.user.id, ch: m.channel, text: voiceLine(e.url, e) })
     } else if (e.type === 'step') {
       for (const send of sendsOf(e)) {
         send.messages.forEach((m, i) => out.push({

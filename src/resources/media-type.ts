@@ -1,6 +1,7 @@
 // Media types from file extensions and magic bytes. A sniff needs a plausible header, not two
 // magic bytes: text such as "BMW is a car" or "ID3 tags explained" stays text.
 import { extname } from 'node:path'
+import { voiceFormat } from './audio-format'
 
 const BY_EXT: Record<string, string> = {
   '.txt': 'text/plain', '.md': 'text/markdown', '.json': 'application/json', '.jsonl': 'application/jsonl',
@@ -8,7 +9,7 @@ const BY_EXT: Record<string, string> = {
   '.yml': 'text/yaml', '.yaml': 'text/yaml', '.js': 'text/javascript', '.ts': 'text/typescript', '.css': 'text/css',
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
   '.bmp': 'image/bmp', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.avif': 'image/avif', '.heic': 'image/heic',
-  '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.m4a': 'audio/mp4', '.silk': 'audio/silk', '.amr': 'audio/amr',
+  '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.m4a': 'audio/mp4', '.silk': 'audio/silk', '.amr': 'audio/amr', '.slk': 'audio/silk', '.flac': 'audio/flac',
   '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime',
   '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip',
 }
@@ -16,6 +17,7 @@ const BY_EXT: Record<string, string> = {
 const EXT_BY_TYPE: Record<string, string> = {
   'text/plain': '.txt', 'application/json': '.json', 'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif',
   'image/webp': '.webp', 'audio/mpeg': '.mp3', 'audio/wav': '.wav', 'audio/ogg': '.ogg', 'video/mp4': '.mp4',
+  'audio/silk': '.silk', 'audio/amr': '.amr', 'audio/flac': '.flac',
   'application/pdf': '.pdf', 'text/markdown': '.md', 'text/html': '.html', 'text/csv': '.csv',
   // the types an ISO BMFF brand sniffs as (they were all video/mp4 before)
   'image/avif': '.avif', 'image/heic': '.heic', 'audio/mp4': '.m4a', 'video/quicktime': '.mov',
@@ -39,7 +41,8 @@ export function sniffMediaType(b: Uint8Array): string | undefined {
   if (isBmp(b)) return 'image/bmp'
   if (at(0, 0x25, 0x50, 0x44, 0x46)) return 'application/pdf'
   if (isId3(b) || isMpegFrame(b)) return 'audio/mpeg'
-  if (at(0, 0x4f, 0x67, 0x67, 0x53)) return 'audio/ogg'
+  const voice = voiceFormat(b)
+  if (voice) return voice.mediaType
   const brand = isoBrand(b)
   if (brand) return brand
   if (at(0, 0x50, 0x4b, 0x03, 0x04)) return 'application/zip'

@@ -24,7 +24,8 @@ import type { Platform } from './types'
 import type { ImageLoader } from './request/image-loader'
 import { toolCatalog } from './tool-catalog'
 import { createToolHost, type HostSide } from './tool-host'
-import { stickerPort, type PortShelf } from './sticker-port'
+import { stickerPort } from './sticker-port'
+import type { SendPorts } from './runtime-parts'
 import type { CodemodeLimits } from '../config/types'
 
 /** What a runtime shares with each of its conversations. */
@@ -49,8 +50,8 @@ export interface ConversationSide {
   calls: ModelCalls
   waits: WaitIndex
   parts: readonly RuntimePart[]
-  /** the sticker library, when stickers.enabled (send_message's <sticker name>, SPEC §19) */
-  stickers?: PortShelf
+  /** what send_message may use of the parts (stickers, voice) */
+  send: SendPorts
   history(): HistorySide
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */
@@ -72,7 +73,8 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     media: (url, signal) => side.resources.bytes(url, signal),
     channels: side.channels,
     sendFailed: () => side.usage.recordFailedSend(),
-    ...(side.stickers && profile.stickers ? { stickers: stickerPort(side.stickers, profile.stickers, side.clock) } : {}),
+    ...(side.send.stickers && profile.stickers ? { stickers: stickerPort(side.send.stickers, profile.stickers, side.clock) } : {}),
+    ...(side.send.voice ? { voice: side.send.voice } : {}),
   }
   const partTools = () => side.parts.flatMap(p => [...p.tools?.() ?? []])
   return new Conversation({
@@ -97,7 +99,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     loadImage: url => side.images.load(url),
     ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
     beforeTurn: async () => {
-      for (const p of side.parts) await p.beforeTurn?.().catch(e => side.logged(p, 'could not prepare a turn', e))
+      for (const p of side.parts) await p.beforeTurn?.(key).catch(e => side.logged(p, 'could not prepare a turn', e))
     },
     indexed: entries => {
       for (const p of side.parts) {

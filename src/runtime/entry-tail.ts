@@ -4,7 +4,7 @@
 // pulled after downtime and delivered live).
 import type { Entry, Fact } from '../history/entries'
 import { factLine } from '../history/render-facts'
-import { maskRecalled } from '../history/recalled'
+import { FactAmendments } from '../history/amendments'
 
 /** A fact's identity: its platform id within its channel (cross mode mixes channels, and some platforms number per chat). */
 const idOf = (f: Fact) => `${f.channel}\u0000${f.id}`
@@ -24,25 +24,25 @@ export class EntryTail {
     return this.maxMessages() * 3 + 200
   }
 
-  /** ids of recalled messages: their facts read "[recalled]" (SPEC §19) */
-  private recalled = new Set<string>()
+  /** recalls and transcripts: facts read "[recalled]" (SPEC §19) or their voice's words (SPEC §20) */
+  private amendments = new FactAmendments()
 
   loaded(entries: Entry[], more: boolean): void {
     this.entries = entries
-    maskRecalled(entries, this.recalled)
+    this.amendments.apply(entries)
     this.forgotten = more
     this.ids.clear()
     for (const e of entries) if (e.type === 'fact') this.ids.add(idOf(e.fact))
   }
 
   push(entries: Entry[]): void {
-    if (entries.some(e => e.type === 'recalled')) {
+    if (FactAmendments.in(entries)) {
       this.entries.push(...entries)
-      maskRecalled(this.entries, this.recalled)
-    } else if (this.recalled.size) {
-      // a fact recalled before it left the inbox; the caller's array (written to disk) is not touched
+      this.amendments.apply(this.entries)
+    } else if (this.amendments.any) {
+      // a fact recalled (or transcribed) before it left the inbox; the caller's array (written to disk) is not touched
       const own = entries.slice()
-      maskRecalled(own, this.recalled)
+      this.amendments.apply(own)
       this.entries.push(...own)
     } else this.entries.push(...entries)
     for (const e of entries) if (e.type === 'fact') this.ids.add(idOf(e.fact))
@@ -81,7 +81,7 @@ export class EntryTail {
 
   clear(): void {
     this.entries = []
-    this.recalled.clear()
+    this.amendments.clear()
     this.forgotten = false
     this.ids.clear()
   }

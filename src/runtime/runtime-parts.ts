@@ -1,5 +1,6 @@
 // The parts a runtime is composed of, in prompt order (docs/architecture.md "Parts"): a new
-// capability (stickers, voice, people) is made here and joins the list; runtime.ts loops over it.
+// capability (stickers, voice, people) is made here and joins the list; runtime.ts loops over it,
+// and hands `send` (what send_message may use of the parts) to its conversations.
 import { join } from 'node:path'
 import { DEFAULT_MEMORY } from '../config/defaults'
 import type { HistorySide } from '../history/sides'
@@ -12,7 +13,11 @@ import type { TextCache } from '../resources/text'
 import type { CallPort } from '../model/calls'
 import type { StickerLibrary } from '../stickers/library'
 import { stickersOf } from '../stickers/runtime-part'
-import type { RuntimeView } from '../tools/types'
+import type { RuntimeView, VoicePort } from '../tools/types'
+import type { Entry } from '../history/entries'
+import type { SpeechPlatform } from '../voice/types'
+import { voiceOf, type Voice } from '../voice/runtime-part'
+import type { PortShelf } from './sticker-port'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 
@@ -27,6 +32,18 @@ export interface PartsDeps {
   history(logger: Logger): HistorySide
   /** whether message `id` of `channel` was recalled (SPEC §19) */
   recalled(channel: string, id: string): boolean
+  /** the platform's speech (SPEC §20: Koishi's vits service, SILK where needed) */
+  platform: SpeechPlatform
+  /** appends to a conversation's history, loading it if need be (a voice's transcript) */
+  append(conversation: string, entries: Entry[]): Promise<void>
+}
+
+/** What send_message may use of the parts: each absent when its part is off. */
+export interface SendPorts {
+  /** `<sticker name>` (SPEC §19) */
+  stickers?: PortShelf
+  /** `<voice>` (SPEC §20) */
+  voice?: VoicePort
 }
 
 export interface RuntimeParts {
@@ -36,6 +53,9 @@ export interface RuntimeParts {
   recall: Recall
   /** the sticker library, when stickers.enabled (SPEC §19) */
   stickers?: StickerLibrary
+  /** hearing and speaking, when voice.stt or voice.tts is set (SPEC §20) */
+  voice?: Voice
+  send: SendPorts
   all: RuntimePart[]
 }
 
@@ -48,8 +68,10 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const all: RuntimePart[] = []
   const searchable = () => all.flatMap(p => { const s = p.searchable?.(); return s ? [s] : [] })
   const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable })
-  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [])
-  return { memory, recall, stickers: stickers?.library, all }
+  const voice = voiceOf(view, { clock: d.clock, calls: d.calls, platform: d.platform, append: d.append })
+  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [])
+  const send: SendPorts = { ...stickers ? { stickers: stickers.library } : {}, ...voice?.port ? { voice: voice.port } : {} }
+  return { memory, recall, stickers: stickers?.library, voice, send, all }
 }
 
 /** Stops each part in turn; one that fails is logged and the next still stops. */

@@ -44,6 +44,7 @@ export class Runtime {
   /** what was said, searched: the search tool and history:// (SPEC §17) */
   readonly recall: Recall
   readonly stickers?: RuntimeParts['stickers']  // the sticker library (SPEC §19), when stickers.enabled
+  readonly voice?: RuntimeParts['voice']  // hearing and speaking (SPEC §20), when voice.stt or voice.tts is set
   /** the capabilities this runtime is composed of, in prompt order */
   readonly parts: readonly RuntimePart[]
   /** What tools, schemes and other plugins see of this runtime. */
@@ -92,12 +93,10 @@ export class Runtime {
     const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
     this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
     const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
-      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id) })
-    this.memory = parts.memory
-    this.recall = parts.recall
-    this.stickers = parts.stickers
-    this.parts = parts.all
-    const side = this.conversationSide()
+      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform,
+      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)) })
+    ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
+    const side = this.conversationSide(parts.send)
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
   }
 
@@ -105,7 +104,7 @@ export class Runtime {
   get bot() { return this.options.bot }
   get logger() { return this.options.logger }
 
-  private conversationSide(): ConversationSide {
+  private conversationSide(send: RuntimeParts['send']): ConversationSide {
     const o = this.options
     const judge = o.profile.wake.judge
     return {
@@ -114,7 +113,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: () => this.systemPrompt(), stickers: this.stickers,
+      systemPrompt: () => this.systemPrompt(), send,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))

@@ -4,7 +4,7 @@ import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { ProfileConfig } from '../config/types'
 import type { MediaBytes } from '../resources/types'
-import type { SendTarget, StickerPort, ToolHost } from '../tools/types'
+import type { SendTarget, StickerPort, ToolHost, VoicePort } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { ChannelMemory } from './channel-memory'
 import type { Platform } from './types'
@@ -25,6 +25,8 @@ export interface HostSide {
   sendFailed?(): void
   /** the sticker library, when stickers are on */
   stickers?: StickerPort
+  /** speech, when voice.tts is set */
+  voice?: VoicePort
 }
 
 export interface HostConversation {
@@ -54,6 +56,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
     ...(side.stickers ? { stickers: side.stickers } : {}),
+    ...(side.voice ? { voice: side.voice } : {}),
     async deliver(target, content) {
       let ids: string[]
       try {

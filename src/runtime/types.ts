@@ -1,4 +1,5 @@
 // What the runtime needs from the chat platform; the Koishi edge implements it.
+import type { SpeechPlatform } from '../voice/types'
 
 /** A message people sent, as a send may answer it (QQ's official API needs it for a passive reply). */
 export interface InboundRef {
@@ -27,6 +28,10 @@ export interface Platform {
   send(message: OutboundMessage): Promise<string[]>
   /** Whether `<face id|name>` names a face the platform layer knows (absent: faces are not checked) */
   knowsFace?(attrs: { id?: unknown; name?: unknown }): boolean
+  /** Koishi's vits service speaking `text` as `speaker` (SPEC §20: `voice.tts: vits`); absent: there is none */
+  speak?: SpeechPlatform['speak']
+  /** how the platform of `bot` takes voice messages; absent: as they are */
+  voiceFormat?: SpeechPlatform['voiceFormat']
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
   /**

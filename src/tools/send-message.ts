@@ -10,6 +10,7 @@ import { prose } from '../util/prose'
 import DESCRIPTION from './send-message.txt'
 import { checkRefs } from './send-refs'
 import { resolveStickers } from './send-stickers'
+import { resolveVoices } from './send-voice'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
@@ -93,7 +94,7 @@ function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
 export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
   const cap = host.stickers?.maxPerTurn ?? 0
   return {
-    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: cap > 0 }, { stickerCap: cap }),
+    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: cap > 0, voice: !!host.voice }, { stickerCap: cap }),
     program: { output: RESULT_TYPE },
     inputSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls
@@ -115,9 +116,10 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     // Parse and resolve everything first: bad input fails before anything is sent.
     const prepared = await prepare(input, ctx, host, target, dropped)
     for (let n = 0; n < prepared.length; n++) {
-      const { content, text, at, stickers } = prepared[n]
+      const { content, text, at, stickers, speechMs } = prepared[n]
       index = at
-      let delay = typingDelay(text, host.typing, () => host.random())
+      // a voice message's pause is its speech: the time it takes to say it
+      let delay = speechMs || typingDelay(text, host.typing, () => host.random())
       // The model's thinking since the wake-up (or the last message) counts as typing.
       if (n === 0) delay -= host.now() - (ctx.turn.lastSpokeAt ?? ctx.turn.wokeAt)
       if (delay > 0 && !interrupt.signal.aborted) {
@@ -154,7 +156,7 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
   }
 }
 
-interface Prepared { content: string; text: string; at: number; stickers: string[] }
+interface Prepared { content: string; text: string; at: number; stickers: string[]; speechMs: number }
 
 /**
  * Every message parsed, its references checked, its stickers and media resolved. A message left
@@ -170,13 +172,14 @@ async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: Tool
       const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
       const refs = input.mode === 'text' ? undefined : host.refs?.(target)
       const stickers = await resolveStickers(refs ? checkRefs(parsed, refs, dropped) : parsed, host.stickers, budget, dropped)
-      const elements = await resolveMediaIn(stickers.elements, host, dropped, ctx.signal)
+      const voices = await resolveVoices(stickers.elements, host.voice, target.bot, dropped, ctx.signal)
+      const elements = await resolveMediaIn(voices.elements, host, dropped, ctx.signal)
       if (isEmpty(elements) && stickers.lastDropped) {
         stickers.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
         continue
       }
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
-      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked })
+      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked, speechMs: Math.round(voices.seconds * 1000) })
     } catch (e: any) {
       throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
     }

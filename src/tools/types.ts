@@ -69,6 +69,19 @@ export interface StickerPort {
   sent(name: string): void
 }
 
+/** Speech for `<voice>` (SPEC §20): the audio as the platform takes it, and how long it plays. */
+export type SpokenVoice =
+  | { data: Buffer; mediaType: string; seconds: number }
+  | { dropped: { code: string; message: string } }
+
+/** The voice part as send_message sees it; absent: the mind does not speak (no `voice.tts`). */
+export interface VoicePort {
+  /** longer text is sent as text (`voice.maxChars`) */
+  readonly maxChars: number
+  /** `text` spoken for a message to `bot`, or why not; never throws */
+  speak(text: string, bot: string, signal?: AbortSignal): Promise<SpokenVoice>
+}
+
 /** What send_message needs from the conversation it serves; the runtime implements it. */
 export interface ToolHost {
   readonly mode: 'channel' | 'cross'
@@ -84,6 +97,8 @@ export interface ToolHost {
   refs?(target: SendTarget): SendRefs
   /** `<sticker name>` (SPEC §19); absent: stickers are off */
   stickers?: StickerPort
+  /** `<voice>text</voice>` (SPEC §20); absent: no `voice.tts` */
+  voice?: VoicePort
   deliver(target: SendTarget, content: string): Promise<string[]>
   showTyping(target: SendTarget): void
   /** Sends of one conversation never interleave. */

@@ -11,7 +11,7 @@ export type { RecordedRequest } from './fakes/scripted-server'
 export type { FakeToolCall } from './fakes/wire/openai-chat'
 export type { SpeechReply, TranscriptionBody, TranscriptionFile, TranscriptionReply } from './fakes/wire/openai-audio'
 export { speechSeconds, transcriptionOf } from './fakes/wire/openai-audio'
-export { imagePartsOf, lastUserText, messagesOf, toolNamesOf, toolResultsOf } from './fakes/wire/openai-chat'
+export { imagePartsOf, lastUserText, userTexts, messagesOf, toolNamesOf, toolResultsOf } from './fakes/wire/openai-chat'
 
 export type FakeReply = ChatReply
 export type Guard = GuardOf<FakeReply>

@@ -32,6 +32,8 @@ export interface OneBotHarnessOptions {
   profile?: any
   /** fields of the default model entry (which talks to the harness's fake OpenAI server) */
   model?: any
+  /** more model entries on the same fake server (`id` and `model` given; speech, vision, embeddings) */
+  models?: any[]
   /** the plugin's data folder (the caller creates and removes it); default a fresh temporary one */
   dataDir?: string
   /**
@@ -70,7 +72,8 @@ export class OneBotHarness extends AppHarness {
     const dataDir = o.dataDir ?? await mkdtemp(join(tmpdir(), 'kotodama-onebot-'))
     const config = {
       dataDir,
-      models: [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
+      models: [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model },
+        ...(o.models ?? []).map(m => ({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0, timeoutMs: 10000, ...m }))],
       ...o.config,
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',

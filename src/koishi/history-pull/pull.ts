@@ -13,6 +13,7 @@ import type { PullPoint } from '../../runtime/pulled-facts'
 import type { Runtime } from '../../runtime/runtime'
 import { Limiter } from '../../util/limiter'
 import type { Logger } from '../../util/logger'
+import { hearingFor, type VoiceOrigin } from '../inbound/kit-for'
 import type { Arrival } from '../session-to-fact'
 import { pulledFact, type ChannelPlace } from './pulled-fact'
 import { historySource, type HistorySource } from './sources'
@@ -169,7 +170,10 @@ export class HistoryPull {
       if (!fetched) return this.deps.log.warn('%s: no answer within %d s; nothing was pulled', who, budget / 1000)
       if (fetched.problems.length) this.deps.log.warn('%s: %s', who, fetched.problems.join('; '))
       if (!fetched.messages.length) return
-      const kit = { assets: runtime.assets, bot: runtime.bot, selfId: String(bot.selfId), botName: this.deps.botName(runtime.bot) }
+      const kit = {
+        assets: runtime.assets, bot: runtime.bot, selfId: String(bot.selfId), botName: this.deps.botName(runtime.bot),
+        hear: (m: VoiceOrigin) => hearingFor(runtime, m),
+      }
       const facts: Fact[] = []
       for (const m of fetched.messages) facts.push(await pulledFact(m, place, kit))
       const stored = await runtime.pulled.store(facts)

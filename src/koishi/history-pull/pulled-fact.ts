@@ -5,6 +5,7 @@ import { h } from 'koishi'
 import { rawChannel } from '../../claims/channel-key'
 import type { Fact } from '../../history/entries'
 import { visibleText } from '../../util/elements'
+import type { VoiceOrigin } from '../inbound/kit-for'
 import { renderElements, type RenderKit } from '../inbound/render'
 import { namesBot } from '../mentions'
 import type { FetchedMessage } from './window'
@@ -23,10 +24,13 @@ export interface PulledFactKit extends RenderKit {
   bot: string
   selfId: string
   botName?: string
+  /** how the voices of one message are heard (SPEC §20), when voice.stt is set */
+  hear?(m: VoiceOrigin): RenderKit['voice']
 }
 
 export async function pulledFact(m: FetchedMessage, place: ChannelPlace, kit: PulledFactKit): Promise<Fact> {
-  const elements = await renderElements(m.elements, kit)
+  const voice = kit.hear?.({ id: m.id, channel: place.channel, user: { id: m.user.id, name: m.user.name } })
+  const elements = await renderElements(m.elements, voice ? { ...kit, voice } : kit)
   const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === kit.selfId) || namesBot(visibleText(elements), kit.botName)
   return {
     id: m.id,

@@ -39,6 +39,8 @@ export interface RenderKit {
   assets: AssetStore
   /** the sticker library, when it is on */
   stickers?: StickerLookup
+  /** hears a voice message of this message as it arrives (SPEC §20), when voice.stt is set; `seconds` as the platform said */
+  voice?(url: string, seconds?: number): void
   /** the messages of a forward, fetched through the adapter; undefined when it cannot */
   forward?(id: string): Promise<ForwardedMessage[] | undefined>
   /** set by the forward renderer inside an expansion: its budget and how deep this forward is */

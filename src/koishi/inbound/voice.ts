@@ -1,8 +1,10 @@
 // A voice message as the model reads it (SPEC §19, §20): `[voice: asset://…]`, or `[voice 4 s: asset://…]`
 // when the element says how long it is. Satori's `<audio duration>` is in seconds (Telegram's and
 // Discord's adapters set it); OneBot's `record` has no duration (NapCatQQ's pttElement converter), and
-// its `file_size` says nothing about seconds. A transcript comes with §20.
+// its `file_size` says nothing about seconds. With voice.stt set it is handed to the voice part,
+// whose transcript later fills the line in (`[voice 4 s: asset://…] "the words"`).
 import { h } from 'koishi'
+import { voiceHead } from '../../history/voice-line'
 import type { RenderKit } from './kit'
 import { mediaText, numberOf, sourceOf, store } from './media'
 
@@ -14,7 +16,6 @@ async function voice(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
   const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })
   const seconds = numberOf(a.duration)
-  // a day or more is not a voice message's length but a malformed attribute
-  const head = seconds !== undefined && seconds > 0 && seconds < 86400 ? `voice ${Math.max(1, Math.round(seconds))} s` : 'voice'
-  return h.text(mediaText(head, stored))
+  if ('url' in stored) kit.voice?.(stored.url, seconds)
+  return h.text(mediaText(voiceHead(seconds), stored))
 }

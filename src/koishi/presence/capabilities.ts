@@ -3,6 +3,7 @@
 // why a feature is off. Facts from docs/platforms.md and shared/notes/platforms.md.
 import type { ProfileConfig } from '../../config/types'
 import type { CapabilityLine } from '../../console-data/types'
+import type { VoiceFormat } from '../../voice/types'
 
 export type CapabilityName = 'history' | 'stickerMark' | 'voice' | 'poke' | 'muteNotices' | 'passiveReplies' | 'proactive' | 'faces'
 
@@ -14,6 +15,8 @@ interface PlatformFacts {
   label: string
   /** true, or why not */
   has: Partial<Record<CapabilityName, true | string>>
+  /** how it takes voice messages (SPEC §20); absent: as they are */
+  voiceAs?: VoiceFormat
 }
 
 const ONEBOT: PlatformFacts = {
@@ -22,6 +25,8 @@ const ONEBOT: PlatformFacts = {
     history: true, stickerMark: true, voice: true, poke: true, muteNotices: true, faces: true, proactive: true,
     passiveReplies: 'not needed: every message may be sent',
   },
+  // NapCat converts anything but SILK with ffmpeg, the most common voice failure (NapCatQQ #222, #699)
+  voiceAs: 'silk-preferred',
 }
 
 /** A platform with none of QQ's features: messages, media, voice, history where `history` says. */
@@ -45,6 +50,8 @@ const BY_PLATFORM: Record<string, PlatformFacts> = {
       poke: 'QQ official API: no pokes', muteNotices: 'QQ official API: no ban notices', faces: 'QQ official API: faces are sent as text',
       passiveReplies: true, proactive: 'QQ official API: a few a month per group or user (none since April 2025)',
     },
+    // @satorijs/adapter-qq uploads audio as is only when it starts with #!SILK; else it needs a silk or ffmpeg service
+    voiceAs: 'silk',
   },
   discord: plainPlatform('Discord', true),
   telegram: plainPlatform('Telegram', 'Telegram: bots cannot read the history'),
@@ -65,6 +72,11 @@ export function hasFaces(platform: string): boolean {
 /** The platform shows an image marked as a sticker as one (`<sticker name>` out, SPEC §19). */
 export function hasStickerMark(platform: string): boolean {
   return BY_PLATFORM[platform]?.has.stickerMark === true
+}
+
+/** How the platform takes voice messages (SPEC §20). */
+export function voiceFormatOf(platform: string): VoiceFormat | undefined {
+  return BY_PLATFORM[platform]?.voiceAs
 }
 
 /** The platform wants a send to carry the message it answers (QQ's passive replies). */

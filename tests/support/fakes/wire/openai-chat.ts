@@ -139,13 +139,20 @@ export function toolNamesOf(req: RecordedRequest): string[] {
   return (req.body?.tools ?? []).map((t: any) => t?.function?.name ?? t?.name)
 }
 
+function textOf(m: any): string {
+  if (typeof m?.content === 'string') return m.content
+  if (!Array.isArray(m?.content)) return ''
+  return m.content.filter((p: any) => p?.type === 'text').map((p: any) => p.text).join('')
+}
+
 export function lastUserText(req: RecordedRequest): string {
   const users = messagesOf(req).filter((m) => m.role === 'user')
-  const last = users[users.length - 1]
-  if (!last) return ''
-  if (typeof last.content === 'string') return last.content
-  if (!Array.isArray(last.content)) return ''
-  return last.content.filter((p: any) => p?.type === 'text').map((p: any) => p.text).join('')
+  return textOf(users[users.length - 1])
+}
+
+/** The text of every user message of the request, in order. */
+export function userTexts(req: RecordedRequest): string {
+  return messagesOf(req).filter((m) => m.role === 'user').map(textOf).join('\n')
 }
 
 export function imagePartsOf(req: RecordedRequest): string[] {

@@ -1,0 +1,27 @@
+// The render kit of one incoming message: the runtime's assets, the platform's forward fetch, the
+// sticker library and the voice part's hearing (each where the runtime has it).
+import type { Bot } from 'koishi'
+import type { Runtime } from '../../runtime/runtime'
+import type { Logger } from '../../util/logger'
+import { onebotForward } from '../onebot/forward'
+import type { RenderKit } from './kit'
+import { stickerLookup } from './sticker-match'
+
+/** The message a voice came with (its transcript's place, and recall's author). */
+export interface VoiceOrigin {
+  id: string
+  channel: string
+  user: { id: string; name: string }
+}
+
+/** How the runtime hears the voices of one message; undefined when voice.stt is not set. */
+export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice'] {
+  const hearing = runtime.voice?.hearing
+  if (!hearing) return undefined
+  const message = { conversation: runtime.conversationKey(m.channel), ...m }
+  return (url, seconds) => hearing.hear(url, message, seconds)
+}
+
+export function kitFor(runtime: Runtime, bot: Bot, log: Logger, m: VoiceOrigin): RenderKit {
+  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers: stickerLookup(runtime.stickers), voice: hearingFor(runtime, m) }
+}

@@ -1,0 +1,44 @@
+// Speaking (SPEC §20): send_message's `<voice>` through the profile's `voice.tts`, an OpenAI-compatible
+// /v1/audio/speech model asked for WAV (what kotodama can encode as SILK), or Koishi's vits service.
+// Never throws: a failure is a `dropped` and the words go as text.
+import type { VoiceConfig } from '../config/types'
+import type { CallPort } from '../model/calls'
+import type { SpokenVoice, VoicePort } from '../tools/types'
+import type { Logger } from '../util/logger'
+import { speak } from './speech-calls'
+import { readyVoice } from './spoken-audio'
+import type { SpeechPlatform } from './types'
+import { VoiceError } from './voice-error'
+
+export interface SpeakingDeps {
+  config: VoiceConfig
+  calls: CallPort
+  platform: SpeechPlatform
+  logger: Logger
+}
+
+export function voicePort(d: SpeakingDeps): VoicePort {
+  const { config, platform } = d
+  const synthesize = async (text: string, signal?: AbortSignal): Promise<Buffer> => {
+    if (config.tts !== 'vits') return speak(d.calls, config.tts, text, { voice: config.ttsVoice, format: 'wav', signal })
+    if (!platform.speak) throw new VoiceError('no_vits', "voice.tts is 'vits' but no vits service is installed")
+    try {
+      return (await platform.speak(text, config.ttsVoice, signal)).data
+    } catch (e: any) {
+      throw new VoiceError('speech_failed', `the vits service failed: ${String(e?.message ?? e).slice(0, 160)}`)
+    }
+  }
+  return {
+    maxChars: config.maxChars,
+    async speak(text, bot, signal): Promise<SpokenVoice> {
+      try {
+        return await readyVoice(await synthesize(text, signal), text, platform.voiceFormat?.(bot))
+      } catch (e: any) {
+        const code = e instanceof VoiceError ? e.code : 'speech_failed'
+        const message = e instanceof VoiceError ? e.message : `the speech could not be made ready (${e?.message ?? e})`
+        d.logger.info('a voice was sent as text: %s', message)
+        return { dropped: { code, message } }
+      }
+    },
+  }
+}
