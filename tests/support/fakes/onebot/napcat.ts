@@ -62,6 +62,8 @@ export interface SentMessage {
   raw: unknown
   message_id: number
   message_seq: number
+  /** when it arrived (real ms since the epoch) */
+  at: number
 }
 
 export interface Connection { url: string; headers: IncomingMessage['headers']; events: boolean; socket: WebSocket }
@@ -471,7 +473,7 @@ export class FakeNapCat {
       ? groupMessageEvent(this.selfId, this.groups.get(target) ?? this.group(target), { ...d, role: this.members.get(target)?.get(this.selfId)?.role }, ids)
       : { ...privateMessageEvent(this.selfId, d, ids), target_id: target }
     this.store(m)
-    this.sent.push({ action, message_type: kind, target, segments, raw: params.message, message_id: m.message_id, message_seq: m.message_seq })
+    this.sent.push({ action, message_type: kind, target, segments, raw: params.message, message_id: m.message_id, message_seq: m.message_seq, at: Date.now() })
     return { message_id: m.message_id }
   }
 
@@ -578,7 +580,7 @@ export class FakeNapCat {
         segments: normalizeMessage(n.data.content ?? []),
       }, this.ids(`forward:${resId}`)),
     })))
-    this.sent.push({ action, message_type: kind, target, segments: nodes, raw: params.messages, message_id: m.message_id, message_seq: m.message_seq })
+    this.sent.push({ action, message_type: kind, target, segments: nodes, raw: params.messages, message_id: m.message_id, message_seq: m.message_seq, at: Date.now() })
     return { message_id: m.message_id, res_id: resId, forward_id: resId }
   }
 }
