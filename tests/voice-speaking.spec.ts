@@ -45,7 +45,12 @@ describe('voice: speaking', function () {
     // the typing pause before the voice is its speech (text messages here take 1-5 ms)
     expect(sent[1].at - sent[0].at).to.be.at.least(speechSeconds(words) * 1000 - 50)
     await h.settled()
-    expect(result(h, 1)).to.deep.equal({ ok: true, ids: sent.map(s => String(s.message_id)) })
+    const r = result(h, 1)
+    expect(r).to.deep.include({ ok: true, ids: sent.map(s => String(s.message_id)) })
+    // the voice is kept: the console plays it, and it could be sent again
+    expect(r.voices).to.have.length(1).and.to.match(/^asset:\/\/[\w-]+$/)
+    const rt = (await h.app.kotodama.list())[0]
+    expect((await rt.assets.bytes(r.voices[0].slice(8))).data.equals(silk)).to.equal(true)
   })
 
   it('the system prompt and the tool say the mind can speak only when voice.tts is set', async () => {

@@ -12,7 +12,7 @@ import { checkRefs } from './send-refs'
 import { resolveStickers } from './send-stickers'
 import { resolveVoices } from './send-voice'
 
-const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[] }`
+const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
 
 const RESOURCE_SCHEMES = new Set(['asset', 'artifact', 'local', 'workspace'])
@@ -32,9 +32,10 @@ const inputSchema = z.object({
 export type SendMessageInput = z.infer<typeof inputSchema>
 
 export interface Dropped { src: string; code: string; message: string }
+/** `voices`: the asset:// URLs of the voice messages delivered (SPEC §20), in order */
 export type SendMessageResult =
-  | { ok: true; ids: string[]; dropped?: Dropped[] }
-  | { ok: false; error: { name: string; message: string }; sent: string[]; failedAt: number; dropped?: Dropped[] }
+  | { ok: true; ids: string[]; dropped?: Dropped[]; voices?: string[] }
+  | { ok: false; error: { name: string; message: string }; sent: string[]; failedAt: number; dropped?: Dropped[]; voices?: string[] }
 
 class SendError extends Error {
   constructor(readonly kind: string, message: string, readonly index = 0) {
@@ -106,6 +107,7 @@ export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMess
 async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost): Promise<SendMessageResult> {
   const dropped: Dropped[] = []
   const sent: string[] = []
+  const voices: string[] = []
   let index = 0
   // people writing while it types stop the messages not yet sent (SPEC §15 `yield`)
   const interrupt = new AbortController()
@@ -116,7 +118,7 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     // Parse and resolve everything first: bad input fails before anything is sent.
     const prepared = await prepare(input, ctx, host, target, dropped)
     for (let n = 0; n < prepared.length; n++) {
-      const { content, text, at, stickers, speechMs } = prepared[n]
+      const { content, text, at, stickers, speechMs, spoken } = prepared[n]
       index = at
       // a voice message's pause is its speech: the time it takes to say it
       let delay = speechMs || typingDelay(text, host.typing, () => host.random())
@@ -136,13 +138,14 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
         throw new SendError('SendFailed', e?.message || String(e), at)
       }
       sent.push(...(ids ?? []))
+      voices.push(...spoken)
       ctx.turn.lastSpokeAt = host.now()
       // a sticker counts against the turn's cap, and as used, once it is in the chat
       if (stickers.length) ctx.turn.stickersSent = (ctx.turn.stickersSent ?? 0) + stickers.length
       for (const name of stickers) host.stickers?.sent(name)
       ctx.progress?.(n + 1)
     }
-    return dropped.length ? { ok: true, ids: sent, dropped } : { ok: true, ids: sent }
+    return { ok: true, ids: sent, ...dropped.length ? { dropped } : {}, ...voices.length ? { voices } : {} }
   } catch (e: any) {
     const error = e instanceof SendError
       ? { name: e.kind, message: e.message }
@@ -150,13 +153,14 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     const failedAt = e instanceof SendError ? e.index : index
     const result: SendMessageResult = { ok: false, error, sent, failedAt }
     if (dropped.length) result.dropped = dropped
+    if (voices.length) result.voices = voices
     return result
   } finally {
     unwatch?.()
   }
 }
 
-interface Prepared { content: string; text: string; at: number; stickers: string[]; speechMs: number }
+interface Prepared { content: string; text: string; at: number; stickers: string[]; speechMs: number; spoken: string[] }
 
 /**
  * Every message parsed, its references checked, its stickers and media resolved. A message left
@@ -179,7 +183,7 @@ async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: Tool
         continue
       }
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
-      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked, speechMs: Math.round(voices.seconds * 1000) })
+      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked, speechMs: Math.round(voices.seconds * 1000), spoken: voices.urls })
     } catch (e: any) {
       throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
     }

@@ -12,14 +12,16 @@ export interface VoiceResolution {
   elements: h[]
   /** seconds of speech in the message (its typing pause); 0: none */
   seconds: number
+  /** the spoken audio kept as assets, in order */
+  urls: string[]
 }
 
 const shown = (words: string) => `<voice>${words.length > 80 ? `${words.slice(0, 80)}…` : words}</voice>`
 
 /** The elements with each `<voice>` spoken, or its words as text (reported in `dropped`). */
 export async function resolveVoices(elements: h[], port: VoicePort | undefined, bot: string, dropped: VoiceDropped[], signal?: AbortSignal): Promise<VoiceResolution> {
-  const result: VoiceResolution = { elements: [], seconds: 0 }
-  if (!elements.some(function has(el: h): boolean { return el.type === 'voice' || !!el.children?.some(has) })) return { elements, seconds: 0 }
+  const result: VoiceResolution = { elements: [], seconds: 0, urls: [] }
+  if (!elements.some(function has(el: h): boolean { return el.type === 'voice' || !!el.children?.some(has) })) return { ...result, elements }
   result.elements = await walk(elements, port, bot, dropped, result, signal)
   return result
 }
@@ -42,6 +44,7 @@ async function walk(elements: h[], port: VoicePort | undefined, bot: string, dro
     const spoken = await port.speak(words, bot, signal)
     if ('dropped' in spoken) { drop(spoken.dropped.code, `${spoken.dropped.message}; the words were sent as text`); continue }
     r.seconds += spoken.seconds
+    if (spoken.url) r.urls.push(spoken.url)
     out.push(h('audio', { src: `data:${spoken.mediaType};base64,${spoken.data.toString('base64')}`, duration: Math.round(spoken.seconds * 10) / 10 }))
   }
   return out

@@ -71,7 +71,8 @@ export interface StickerPort {
 
 /** Speech for `<voice>` (SPEC §20): the audio as the platform takes it, and how long it plays. */
 export type SpokenVoice =
-  | { data: Buffer; mediaType: string; seconds: number }
+  /** `url`: the audio kept as an asset (the console plays it; send_message's result lists it) */
+  | { data: Buffer; mediaType: string; seconds: number; url?: string }
   | { dropped: { code: string; message: string } }
 
 /** The voice part as send_message sees it; absent: the mind does not speak (no `voice.tts`). */

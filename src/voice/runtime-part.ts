@@ -30,7 +30,7 @@ export function voiceOf(view: RuntimeView, d: VoiceDeps): Voice | undefined {
   const config = view.profile.voice ?? DEFAULT_VOICE
   if (!config.stt && !config.tts) return undefined
   const hearing = config.stt ? new Hearing({ config, assets: view.assets, calls: d.calls, clock: d.clock, logger: view.logger, append: d.append }) : undefined
-  const port = config.tts ? voicePort({ config, calls: d.calls, platform: d.platform, logger: view.logger }) : undefined
+  const port = config.tts ? voicePort({ config, assets: view.assets, calls: d.calls, platform: d.platform, logger: view.logger }) : undefined
   const part: RuntimePart = {
     name: 'voice',
     ...port ? { prompt: () => ({ flags: { voice: true } }) } : {},

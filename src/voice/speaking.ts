@@ -4,6 +4,7 @@
 import type { VoiceConfig } from '../config/types'
 import type { CallPort } from '../model/calls'
 import type { SpokenVoice, VoicePort } from '../tools/types'
+import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Logger } from '../util/logger'
 import { speak } from './speech-calls'
 import { readyVoice } from './spoken-audio'
@@ -12,6 +13,8 @@ import { VoiceError } from './voice-error'
 
 export interface SpeakingDeps {
   config: VoiceConfig
+  /** where the spoken audio is kept (the console plays it) */
+  assets: Pick<AssetStore, 'register'>
   calls: CallPort
   platform: SpeechPlatform
   logger: Logger
@@ -32,7 +35,11 @@ export function voicePort(d: SpeakingDeps): VoicePort {
     maxChars: config.maxChars,
     async speak(text, bot, signal): Promise<SpokenVoice> {
       try {
-        return await readyVoice(await synthesize(text, signal), text, platform.voiceFormat?.(bot))
+        const voice = await readyVoice(await synthesize(text, signal), text, platform.voiceFormat?.(bot))
+        // kept for the console; a store that cannot keep it (a full disk) does not stop the voice
+        const id = await d.assets.register(`data:${voice.mediaType};base64,${voice.data.toString('base64')}`, { filename: 'voice' })
+          .catch((e: any): undefined => void d.logger.warn('a spoken voice could not be kept: %s', e?.message ?? e))
+        return id ? { ...voice, url: `asset://${id}` } : voice
       } catch (e: any) {
         const code = e instanceof VoiceError ? e.code : 'speech_failed'
         const message = e instanceof VoiceError ? e.message : `the speech could not be made ready (${e?.message ?? e})`
