@@ -16,7 +16,7 @@ const LAYERS = [
   ['history'],
   ['tools'],
   ['part'],
-  ['memory', 'tool-search', 'attention', 'mcp', 'stickers'],
+  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice'],
   ['recall'],
   ['runtime'],
   ['console-data'],

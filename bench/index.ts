@@ -21,6 +21,7 @@ import { prefetch } from './prefetch'
 import { historyPull } from './history-pull'
 import { stickers } from './stickers'
 import { stickersLearn } from './stickers-learn'
+import { voice } from './voice'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -43,6 +44,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['17', 'history pull', historyPull],
   ['18', 'sticker library', stickers],
   ['19', 'learning stickers', stickersLearn],
+  ['20', 'voice', voice],
 ]
 
 async function main() {

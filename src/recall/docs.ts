@@ -76,7 +76,8 @@ export function docsOf(entries: readonly Entry[], self: SelfName): RecallDoc[] {
     } else if (e.type === 'transcript' && e.text) {
       // what a voice message said, found like the words of a text message (SPEC §20)
       const m = e.message
-      out.push({ k: `v:${m.channel}:${m.id}:${e.url}`, id: m.id, at: e.at, who: m.user.name || m.user.id, uid: m.user.id, ch: m.channel, text: voiceLine(e.url, e) })
+      const who = m.user.name || m.user.id
+      out.push({ k: `v:${m.channel}:${m.id}:${e.url}`, id: m.id, at: e.at, who, uid: m.user.id, ch: m.channel, text: voiceLine(e.url, e) })
     } else if (e.type === 'step') {
       for (const send of sendsOf(e)) {
         send.messages.forEach((m, i) => out.push({

@@ -9,7 +9,8 @@ const BY_EXT: Record<string, string> = {
   '.yml': 'text/yaml', '.yaml': 'text/yaml', '.js': 'text/javascript', '.ts': 'text/typescript', '.css': 'text/css',
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
   '.bmp': 'image/bmp', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.avif': 'image/avif', '.heic': 'image/heic',
-  '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.m4a': 'audio/mp4', '.silk': 'audio/silk', '.amr': 'audio/amr', '.slk': 'audio/silk', '.flac': 'audio/flac',
+  '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.m4a': 'audio/mp4', '.flac': 'audio/flac',
+  '.silk': 'audio/silk', '.slk': 'audio/silk', '.amr': 'audio/amr',
   '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime',
   '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip',
 }

@@ -183,7 +183,8 @@ async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: Tool
         continue
       }
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
-      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked, speechMs: Math.round(voices.seconds * 1000), spoken: voices.urls })
+      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked,
+        speechMs: Math.round(voices.seconds * 1000), spoken: voices.urls })
     } catch (e: any) {
       throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
     }

@@ -19,7 +19,9 @@ export interface VoiceResolution {
 const shown = (words: string) => `<voice>${words.length > 80 ? `${words.slice(0, 80)}…` : words}</voice>`
 
 /** The elements with each `<voice>` spoken, or its words as text (reported in `dropped`). */
-export async function resolveVoices(elements: h[], port: VoicePort | undefined, bot: string, dropped: VoiceDropped[], signal?: AbortSignal): Promise<VoiceResolution> {
+export async function resolveVoices(
+  elements: h[], port: VoicePort | undefined, bot: string, dropped: VoiceDropped[], signal?: AbortSignal,
+): Promise<VoiceResolution> {
   const result: VoiceResolution = { elements: [], seconds: 0, urls: [] }
   if (!elements.some(function has(el: h): boolean { return el.type === 'voice' || !!el.children?.some(has) })) return { ...result, elements }
   result.elements = await walk(elements, port, bot, dropped, result, signal)
@@ -38,7 +40,10 @@ async function walk(elements: h[], port: VoicePort | undefined, bot: string, dro
       dropped.push({ src: shown(words), code, message })
       if (words) out.push(h.text(words))
     }
-    if (!words) { dropped.push({ src: '<voice/>', code: 'empty_voice', message: '<voice> holds no words to speak; write them inside: <voice>…</voice>' }); continue }
+    if (!words) {
+      dropped.push({ src: '<voice/>', code: 'empty_voice', message: '<voice> holds no words to speak; write them inside: <voice>…</voice>' })
+      continue
+    }
     if (!port) { drop('voice_off', 'this bot has no voice (voice.tts is not set); the words were sent as text'); continue }
     if ([...words].length > port.maxChars) { drop('voice_too_long', `longer than ${port.maxChars} characters, so it was sent as text`); continue }
     const spoken = await port.speak(words, bot, signal)

@@ -39,5 +39,6 @@ export async function readyVoice(b: Buffer, text: string, format: VoiceFormat | 
     return { data: silk.data, mediaType: 'audio/silk', seconds: silk.seconds }
   }
   if (format === 'silk-preferred') return { data: b, mediaType: found.mediaType, seconds }
-  throw new VoiceError('needs_silk', `this platform takes voice only as SILK and kotodama encodes it from WAV, but the speech server sent ${found.format}: set it to answer wav`)
+  const why = `this platform takes voice only as SILK and kotodama encodes it from WAV, but the speech server sent ${found.format}: set it to answer wav`
+  throw new VoiceError('needs_silk', why)
 }
