@@ -12,6 +12,7 @@ import { voiceLine, withVoiceHeard } from '../src/history/voice-line'
 import { audioOf, voiceFormat } from '../src/resources/audio-format'
 import { sniffMediaType } from '../src/resources/media-type'
 import { EntryTail } from '../src/runtime/entry-tail'
+import { capabilitiesOf, voiceFormatOf } from '../src/koishi/presence/capabilities'
 import { audioSeconds } from '../src/voice/duration'
 import { decodeSilk, encodeSilk, silkSeconds } from '../src/voice/silk'
 import { readyVoice } from '../src/voice/spoken-audio'
@@ -187,5 +188,14 @@ describe('voice: configuration', () => {
     const ok = checkConfig(configSchema(base({ stt: 'ears', tts: '' }) as any))
     expect(ok.problems).to.deep.equal([])
     expect(ok.profiles[0].voice?.stt).to.equal('ears')
+  })
+
+  it('the capability line says voice is off in the config until stt or tts is set, and how each QQ platform takes voice', () => {
+    const off = checkConfig(configSchema(base(undefined) as any)).profiles[0]
+    const on = checkConfig(configSchema(base({ stt: 'ears' }) as any)).profiles[0]
+    const voiceOf = (p: typeof off) => capabilitiesOf('onebot:1', p).features.find(f => f.name === 'voice')
+    expect(voiceOf(off)).to.deep.equal({ name: 'voice', on: false, why: 'off in the config (voice.stt, voice.tts)' })
+    expect(voiceOf(on)).to.deep.equal({ name: 'voice', on: true })
+    expect([voiceFormatOf('qq'), voiceFormatOf('onebot'), voiceFormatOf('discord')]).to.deep.equal(['silk', 'silk-preferred', undefined])
   })
 })

@@ -92,6 +92,7 @@ export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityL
   const config: Partial<Record<CapabilityName, string | undefined>> = {
     history: profile.history?.pull === false ? 'off in the config (history.pull)' : undefined,
     poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
+    voice: profile.voice?.stt || profile.voice?.tts ? undefined : 'off in the config (voice.stt, voice.tts)',
   }
   const names: CapabilityName[] = ['history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces']
   const features = names.map((name): Capability => {
