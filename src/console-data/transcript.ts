@@ -5,6 +5,8 @@
 import h from '@satorijs/element'
 import { addCost, costOf, type PriceOf } from '../usage/cost'
 import type { Entry, LiveStep } from '../history/entries'
+import { voicesIn } from '../history/voice-line'
+import { sentVoices } from './sent-voices'
 import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
 /** The transcript shows at most this many of the newest entries. */
@@ -140,7 +142,7 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
   }
   walk(h.parse(f.content))
   return {
-    kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images,
+    kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images, voices: voicesIn(text),
     ...(e.wake ? { wake: e.wake } : {}),
     ...(e.held ? { held: e.held } : {}),
     ...(f.notice ? { notice: f.notice } : {}), ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),
@@ -180,9 +182,11 @@ function callItem(id: string, tool: string, input: unknown, output: any): CallIt
   if (tool === 'send_message') {
     const value = output?.type === 'json' ? output.value : undefined
     const messages = Array.isArray((input as any)?.messages) ? (input as any).messages.map(String) : []
+    const voices = sentVoices(input, value)
     item.send = {
       messages, delivered: value?.ok === true, ids: Array.isArray(value?.ids) ? value.ids.length : Array.isArray(value?.sent) ? value.sent.length : 0,
       ...(value?.ok === false ? { error: `${value.error?.name ?? 'Error'}: ${value.error?.message ?? ''}` } : error ? { error: item.result } : {}),
+      ...(voices.length ? { voices } : {}),
     }
   }
   return item

@@ -87,6 +87,14 @@ export interface ConversationSummary {
   usage?: ConversationUsage
 }
 
+/** A voice message (SPEC §20): its asset (played through `kotodama/audio`), its length, its words or why it has none. */
+export interface VoiceItem {
+  url: string
+  seconds?: number
+  text?: string
+  why?: string
+}
+
 export interface FactItem {
   kind: 'fact'
   at: number
@@ -96,6 +104,8 @@ export interface FactItem {
   /** the message as text; media are listed in `images` and stand as `[image]` here */
   text: string
   images: string[]
+  /** its voice lines, as the text holds them (`line`: the line's exact text, which the page shows as a player) */
+  voices: (VoiceItem & { line: string })[]
   /** why it woke the mind, when it did */
   wake?: string
   /** why it did not wake the mind although it would have (SPEC §15): stale, bot, perUser, muted */
@@ -145,7 +155,12 @@ export interface CallItem {
   /** the call still runs (its step is live): no result yet */
   running?: boolean
   /** send_message: what was sent, and whether it was delivered; `sending`: still typing, `ids` delivered so far */
-  send?: { messages: string[]; delivered: boolean; ids: number; error?: string; sending?: boolean }
+  send?: { messages: string[]; delivered: boolean; ids: number; error?: string; sending?: boolean; voices?: SentVoice[] }
+}
+
+/** A voice the mind sent: the words of its `<voice>`, in the message `message` (an index of `messages`; -1: not known). */
+export interface SentVoice extends VoiceItem {
+  message: number
 }
 
 export interface StepItem {

@@ -43,3 +43,39 @@ export function unheardVoices(content: string): string[] {
   if (!content.includes('[voice')) return []
   return [...content.matchAll(VOICE_URL)].map(m => m[1])
 }
+
+/** A voice line read back from a fact's text: `line` is its exact text there (the console page shows a player in its place). */
+export interface VoiceInText extends VoiceHeard {
+  url: string
+  line: string
+}
+
+const LINE_HEAD = /\[voice(?: (\d+) s)?: (asset:\/\/[\w-]+)(\]|; not transcribed: )/g
+
+/**
+ * The voice lines of `text` (a fact's content as plain text, unescaped), as voiceLine writes them.
+ * The words and the reason may hold quotes and brackets: each runs to the last `"` or `]` before
+ * the line's end or the next voice line.
+ */
+export function voicesIn(text: string): VoiceInText[] {
+  if (!text.includes('[voice')) return []
+  const heads = [...text.matchAll(LINE_HEAD)]
+  const out: VoiceInText[] = []
+  heads.forEach((m, i) => {
+    const start = m.index!
+    const after = start + m[0].length
+    const newline = text.indexOf('\n', after)
+    const end = Math.min(heads[i + 1]?.index ?? text.length, newline < 0 ? text.length : newline)
+    const rest = text.slice(after, end)
+    const seconds = m[1] ? { seconds: Number(m[1]) } : {}
+    if (m[3] !== ']') {
+      const close = rest.lastIndexOf(']')
+      if (close >= 0) out.push({ url: m[2], ...seconds, why: rest.slice(0, close), line: text.slice(start, after + close + 1) })
+      return
+    }
+    const close = rest.startsWith(' "') ? rest.lastIndexOf('"') : -1
+    if (close > 1) out.push({ url: m[2], ...seconds, text: rest.slice(2, close), line: text.slice(start, after + close + 1) })
+    else out.push({ url: m[2], ...seconds, line: m[0] })
+  })
+  return out
+}

@@ -7,12 +7,12 @@ import type {} from '@koishijs/plugin-console'
 import type { ConversationSummary, McpSummary, RuntimeSummary, Transcript } from '../../console-data/types'
 import { conversationTranscript } from '../../console-data/summary'
 import { storedTranscript } from '../../console-data/stored'
-import { homeMedia } from '../../console-data/home-media'
 import type { PriceOf } from '../../usage/cost'
 import { registerEntry } from './entry'
 import { schemeOf } from '../../resources/file-url'
-import { conversationList, placeOf, runtimeList, type Place } from './places'
+import { conversationList, mediaOf, placeOf, runtimeList, type Place } from './places'
 import { registerStickers } from './stickers'
+import { registerAudio } from './audio'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -36,6 +36,7 @@ const PUSH_MS = 100
 export function registerConsole(ctx: Context) {
   registerEntry(ctx)
   registerStickers(ctx)
+  registerAudio(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
@@ -83,8 +84,7 @@ export function registerConsole(ctx: Context) {
   // Images of facts and tool results, from the runtime's own assets and artifacts (its home's, when it is not running).
   ctx.console.addListener('kotodama/image', async (profile, bot, url) => {
     if (schemeOf(url) !== 'asset' && schemeOf(url) !== 'artifact') return null
-    const p = await place(profile, bot)
-    const media = p.runtime ? await p.runtime.resources.bytes(url).catch((): undefined => undefined) : await homeMedia(p.home, url)
+    const media = await mediaOf(await place(profile, bot), url)
     if (!media || !media.mediaType.startsWith('image/') || media.data.length > MAX_IMAGE_BYTES) return null
     return `data:${media.mediaType};base64,${media.data.toString('base64')}`
   }, options)

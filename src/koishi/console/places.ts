@@ -6,6 +6,8 @@ import type { ProfileConfig } from '../../config/types'
 import { conversationSummaries, runtimeSummary } from '../../console-data/summary'
 import { storedConversations, storedRuntimeSummary } from '../../console-data/stored'
 import type { CapabilityLine, ConversationSummary, RuntimeSummary } from '../../console-data/types'
+import { homeMedia } from '../../console-data/home-media'
+import type { MediaBytes } from '../../resources/types'
 import { capabilitiesOf } from '../presence/capabilities'
 import type { HistorySide } from '../../history/sides'
 import type { Runtime } from '../../runtime/runtime'
@@ -29,6 +31,11 @@ export async function placeOf(ctx: Context, profile: string, bot: string): Promi
   if (failed) return { profile: failed, bot, side: ctx.kotodama.storedHistory(failed, bot), home: ctx.kotodama.homeOf(failed, bot) }
   if (!config || !claimsBot(config.claims, bot)) throw new Error(`no profile ${profile} runs on ${bot}`)
   return { profile: config, bot, side: ctx.kotodama.storedHistory(config, bot), home: ctx.kotodama.homeOf(config, bot) }
+}
+
+/** The bytes of an asset:// or artifact:// URL of the place: from the running runtime, else from its home; undefined when missing. */
+export async function mediaOf(p: Place, url: string): Promise<MediaBytes | undefined> {
+  return p.runtime ? p.runtime.resources.bytes(url).catch((): undefined => undefined) : homeMedia(p.home, url)
 }
 
 const isOnline = (ctx: Context, bot: string) => ctx.bots[bot]?.status === Universal.Status.ONLINE
