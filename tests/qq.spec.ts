@@ -8,6 +8,7 @@ import { FakeQQ, MAX_REPLIES, Opcode, QQ_ERRORS } from './support/fakes/qq/fake-
 import { QQHarness } from './support/qq-harness'
 import { lastUserText, toolResultsOf } from './support/fake-openai'
 import { call } from './support/harness'
+import { silkWithout02, tone, wav } from './support/audio-fixtures'
 
 const realSetTimeout = globalThis.setTimeout
 const MIN = 60_000
@@ -211,6 +212,24 @@ describe('fake QQ OpenAPI', () => {
     // a group the bot is not in
     expect((await post(fake, '/v2/groups/NOPE/messages', { content: 'x', msg_type: 0 })).body.code).to.equal(QQ_ERRORS.BOT_NOT_IN_GROUP.code)
     ws.close()
+  })
+
+  it('takes a SILK voice upload and sends its file_info as msg_type 7; refuses other bytes, file_type 4, a file_info not its own (rich-media.md)', async () => {
+    await exchange(fake)
+    fake.addGroup('G1').quota.set('group:G1', 1)
+    const up = (file_type: number, data: Buffer) => post(fake, '/v2/groups/G1/files', { file_type, file_data: data.toString('base64'), srv_send_msg: false })
+    expect((await up(3, wav(tone(1)))).body.code).to.equal(QQ_ERRORS.MEDIA_FORMAT.code)
+    expect((await up(4, Buffer.from('notes'))).body.code).to.equal(QQ_ERRORS.FILE_TYPE_CLOSED.code)
+    const voice = await silkWithout02(tone(1))
+    const ok = await up(3, voice)
+    expect(ok.body).to.have.keys('file_uuid', 'file_info', 'ttl')
+    expect(fake.files.accepted.map(u => u.data!.equals(voice))).to.deep.equal([true])
+    const send = (file_info: string, path = '/v2/groups/G1/messages') => post(fake, path, { msg_type: 7, content: ' ', media: { file_info } })
+    expect((await send('made-up')).body.code).to.equal(QQ_ERRORS.FILE_INFO_INVALID.code)
+    // a group's upload goes only to groups; a refused message spends none of the quota
+    expect((await send(ok.body.file_info, '/v2/users/U1/messages')).body.code).to.equal(QQ_ERRORS.FILE_INFO_INVALID.code)
+    expect((await send(ok.body.file_info)).status).to.equal(200)
+    expect(fake.delivered.map(m => m.media?.fileInfo)).to.deep.equal([ok.body.file_info])
   })
 })
 

@@ -26,6 +26,8 @@ export class ReplyContexts {
         type: 'message', timestamp: m.replyTo.at,
         channel: { id: rawId, type: direct ? Universal.Channel.Type.DIRECT : Universal.Channel.Type.TEXT },
         ...(m.guildId ? { guild: { id: m.guildId } } : {}),
+        // a single chat's id is its user's: the adapter uploads a C2C file to /v2/users/{session.userId}/files
+        ...(direct ? { user: { id: rawId } } : {}),
         message: { id: m.replyTo.id },
       }) as Session
       // the adapter reads its own event fields off the session when the reply window has passed

@@ -28,6 +28,8 @@ export function voicePort(d: SpeakingDeps): VoicePort {
     try {
       return (await platform.speak(text, config.ttsVoice, signal)).data
     } catch (e: any) {
+      // the platform's own verdict stands (no vits service is installed: no_vits); anything else is the service failing
+      if (e instanceof VoiceError) throw e
       throw new VoiceError('speech_failed', `the vits service failed: ${String(e?.message ?? e).slice(0, 160)}`)
     }
   }

@@ -43,6 +43,8 @@ export interface OneBotHarnessOptions {
   adapter?: Record<string, unknown>
   /** more plugin config (codemode, mcp, storage ...) */
   config?: Record<string, unknown>
+  /** called before the plugin is installed: services it uses (a fake vits) are there when it starts */
+  before?: (app: App) => void
 }
 
 export class OneBotHarness extends AppHarness {
@@ -92,6 +94,7 @@ export class OneBotHarness extends AppHarness {
     h.adapter = app.plugin(onebot, adapterConfig)
     await app.start()
     await h.online()
+    o.before?.(app)
     h.fork = app.plugin(kotodama, config)
     await h.idle()
     return h

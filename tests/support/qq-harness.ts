@@ -32,6 +32,8 @@ export interface QQHarnessOptions {
   profiles?: any[]
   /** fields of the default model entry */
   model?: any
+  /** more model entries on the same fake server (`id` and `model` given; speech, vision, embeddings) */
+  models?: any[]
   /** adapter config fields (e.g. `retryWhen`, `intents`) */
   adapter?: any
 }
@@ -67,7 +69,8 @@ export class QQHarness extends AppHarness {
     const botId = `qq:${qq.botUser.id}`
     const config = {
       dataDir,
-      models: [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model }],
+      models: [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model },
+        ...(o.models ?? []).map(m => ({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0, timeoutMs: 10000, ...m }))],
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: botId, channels: ['*'] }], typing: FAST_TYPING, timing: NO_DEBOUNCE, ...o.profile,

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { Context, h } from 'koishi'
+import { VoiceError } from '../../voice/voice-error'
 
 /** The service as the vits plugins declare it. */
 interface VitsService {
@@ -16,7 +17,7 @@ const MAX_BYTES = 20 * 1024 * 1024
 
 export async function vitsSpeak(ctx: Context, text: string, speaker: string): Promise<{ data: Buffer; mediaType?: string }> {
   const vits = (ctx as any).vits as VitsService | undefined
-  if (!vits?.say) throw new Error('no vits service is installed (a plugin such as luna-vits or open-vits provides it)')
+  if (!vits?.say) throw new VoiceError('no_vits', "voice.tts is 'vits' but no vits service is installed (a plugin such as luna-vits or open-vits provides it)")
   const id = /^\d+$/.test(speaker.trim()) ? Number(speaker.trim()) : undefined
   const said = await vits.say({ input: text, ...(id !== undefined ? { speaker_id: id } : {}) })
   const elements = typeof said === 'string' ? h.parse(said) : Array.isArray(said) ? said : [said]

@@ -2,7 +2,8 @@
 // documents (bot.q.qq.com/wiki, sources in tencent-connect/bot-docs): "openapi 错误"
 // (develop/api-v2/openapi/error/error.md: the HTTP statuses, the `code` table, the
 // `X-Tps-trace-ID` header), "发送消息" (develop/api-v2/server-inter/message/send-receive/send.md:
-// 22009 "msg limit exceed") and "接口调用与鉴权" (dev-prepare/interface-framework/api-use.md).
+// 22009 "msg limit exceed"), "接口调用与鉴权" (dev-prepare/interface-framework/api-use.md) and "富媒体消息"
+// (send-receive/rich-media.md, no codes of its own: the live ones, see MEDIA_FORMAT).
 // The error body is `{ message, code, err_code, trace_id }`, as QQ answers on the wire (e.g.
 // `{"message":"消息被去重，请检查请求msgseq","code":40054005,"err_code":40054005}` quoted in
 // AstrBot #6931 and openclaw-qqbot logs). Codes the tables do not list are marked with where
@@ -41,6 +42,15 @@ export const QQ_ERRORS = {
   EMPTY_MESSAGE: { status: 400, code: 50006, message: 'CannotSendEmptyMessage 消息为空' },
   /** error.md 12002 RequestInvalid (e.g. no msg_type) */
   REQUEST_INVALID: { status: 400, code: 12002, message: 'RequestInvalid 请求体错误' },
+  // rich-media.md lists no codes; these are QQ's live answers, as bots quote them (files.ts)
+  /** an upload whose bytes are not of its file_type (rich-media.md "资源格式要求"): 850019, also logged as 40034002 */
+  MEDIA_FORMAT: { status: 400, code: 850019, message: '富媒体文件格式不支持' },
+  /** an upload `url` QQ could not fetch: 850026 (also logged as 40093007) */
+  MEDIA_DOWNLOAD: { status: 400, code: 850026, message: '富媒体文件下载失败' },
+  /** a msg_type 7 message whose media.file_info QQ did not issue, has expired, or was uploaded for the other scene: 304080 */
+  FILE_INFO_INVALID: { status: 400, code: 304080, message: 'invalid file_info' },
+  /** file_type 4 (rich-media.md: "4 文件（暂不开放）"): error.md 11253, the app lacks the permission */
+  FILE_TYPE_CLOSED: { status: 400, code: 11253, message: 'ErrorCheckAppPrivilegeNotPass 检查应用权限不通过' },
 } satisfies Record<string, QQErrorEntry>
 
 /** A scripted reply of the QQ wire: a success body, or one of QQ's errors. */

@@ -15,11 +15,13 @@
 //   for one `msg_id`; any other message is proactive, 4 a month per chat in the document and none
 //   since April 2025 (tencent-connect/bot-docs #216 and the platform's notice), so the quota
 //   defaults to 0;
-// - "openapi 错误" (develop/api-v2/openapi/error/error.md) for the refusals (see errors.ts).
+// - "openapi 错误" (develop/api-v2/openapi/error/error.md) for the refusals (see errors.ts);
+// - "富媒体消息" (send-receive/rich-media.md): the uploads and msg_type 7 media, in files.ts.
 import { WebSocket, WebSocketServer } from 'ws'
 import { AddressInfo } from 'node:net'
 import { Endpoint, RecordedRequest, ScriptedServer } from '../scripted-server'
 import { QQ_ERRORS, QQErrorEntry, QQReply, qqOpenAPI, refuse } from './errors'
+import { RichMedia, Upload } from './files'
 import {
   C2CInput, C2CMessage, c2cMessage, eventId, GroupAtInput, GroupAtMessage, groupAtMessage, INTENT_OF, Intents, messageId, Opcode, qqTimestamp,
 } from './events'
@@ -69,6 +71,8 @@ export interface Outbound {
   id?: string
   /** QQ's refusal */
   error?: QQErrorEntry
+  /** a msg_type 7 message's upload */
+  media?: Upload
   request: RecordedRequest
 }
 
@@ -97,6 +101,8 @@ export class FakeQQ {
   readonly me: Endpoint<QQReply>
   readonly groupMessages: Endpoint<QQReply>
   readonly userMessages: Endpoint<QQReply>
+  /** the rich-media uploads (files.ts): `files.uploads`, `files.groupFiles`, `files.userFiles` */
+  readonly files: RichMedia
   /** every message sent to a chat, accepted or refused, in order */
   readonly outbound: Outbound[] = []
   /** every frame the bot sent on the gateway */
@@ -139,16 +145,17 @@ export class FakeQQ {
       .guard(this.auth).fallback((req) => this.answerMessage('group', req))
     this.userMessages = server.mount('POST', /\/v2\/users\/[^/]+\/messages/, wire, 'user-messages')
       .guard(this.auth).fallback((req) => this.answerMessage('c2c', req))
+    this.files = new RichMedia(server, wire, {
+      now: () => this.now(), auth: this.auth, messageId, proactive: (scene, chat) => this.spendProactive(scene, chat),
+      chatError: (scene, chat) => scene === 'group' && !this.groups.has(chat) ? QQ_ERRORS.BOT_NOT_IN_GROUP : undefined,
+    })
     wss.on('connection', (socket) => this.connect(socket))
   }
 
   static async start(o: FakeQQOptions = {}): Promise<FakeQQ> {
     const server = await ScriptedServer.start({ name: 'fake-qq' })
-    const wss = await new Promise<WebSocketServer>((resolve, reject) => {
-      const s = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/websocket' })
-      s.once('listening', () => resolve(s))
-      s.once('error', reject)
-    })
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/websocket' })
+    await new Promise((resolve, reject) => wss.once('listening', resolve).once('error', reject))
     return new FakeQQ(server, wss, o)
   }
 
@@ -208,29 +215,32 @@ export class FakeQQ {
   private answerMessage(scene: Scene, req: RecordedRequest): QQReply {
     const chat = decodeURIComponent(req.path.split('/')[3])
     const body = req.body ?? {}
+    let media: Upload | undefined
     const record = (kind: Outbound['kind'], error?: QQErrorEntry): QQReply => {
-      const entry: Outbound = { scene, chat, body, kind, at: this.now(), request: req }
-      if (error) {
-        entry.error = error
-        this.outbound.push(entry)
-        return refuse(error)
-      }
-      entry.id = messageId()
+      const entry: Outbound = { scene, chat, body, kind, at: this.now(), request: req, ...media && { media }, ...error ? { error } : { id: messageId() } }
       this.outbound.push(entry)
-      return { json: { id: entry.id, timestamp: qqTimestamp(entry.at) } }
+      return error ? refuse(error) : { json: { id: entry.id, timestamp: qqTimestamp(entry.at) } }
     }
-    const passive = !!(body.msg_id || body.event_id)
-    const kind = passive ? 'passive' : 'proactive'
+    const kind = body.msg_id || body.event_id ? 'passive' : 'proactive'
     if (typeof body.msg_type !== 'number') return record(kind, QQ_ERRORS.REQUEST_INVALID)
     if (body.msg_type === 0 && !String(body.content ?? '').trim()) return record(kind, QQ_ERRORS.EMPTY_MESSAGE)
     if (scene === 'group' && !this.groups.has(chat)) return record(kind, QQ_ERRORS.BOT_NOT_IN_GROUP)
+    // a media message carries the file_info of an upload (files.ts)
+    const found = body.msg_type === 7 ? this.files.media(scene, body) : undefined
+    if (found && !('request' in found)) return record(kind, found)
+    media = found as Upload | undefined
     if (body.msg_id) return record(kind, this.checkReply(scene, chat, String(body.msg_id), body.msg_seq))
     if (body.event_id) return record(kind, this.checkEvent(scene, chat, String(body.event_id)))
+    return record(kind, this.spendProactive(scene, chat))
+  }
+
+  /** One proactive message of the chat, or 22009 once its quota is spent. */
+  private spendProactive(scene: Scene, chat: string): QQErrorEntry | undefined {
     const key = `${scene}:${chat}`
     const used = this.proactiveUsed.get(key) ?? 0
-    if (used >= (this.quota.get(key) ?? this.proactiveQuota)) return record(kind, QQ_ERRORS.MSG_LIMIT_EXCEED)
+    if (used >= (this.quota.get(key) ?? this.proactiveQuota)) return QQ_ERRORS.MSG_LIMIT_EXCEED
     this.proactiveUsed.set(key, used + 1)
-    return record(kind)
+    return undefined
   }
 
   /** A passive reply: a message received in this chat, inside its window, a new msg_seq, at most 5 replies. */
