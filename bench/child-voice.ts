@@ -85,7 +85,7 @@ async function main() {
   const bare = async () => {
     const form = new FormData()
     form.append('model', 'whisper-1')
-    form.append('file', new File([wavOf], 'audio.wav', { type: 'audio/wav' }))
+    form.append('file', new File([new Uint8Array(wavOf)], 'audio.wav', { type: 'audio/wav' }))
     const res = await fetch(`${origin(stt)}/v1/audio/transcriptions`, { method: 'POST', body: form })
     if (!(await res.json() as any).text) throw new Error('no text')
   }

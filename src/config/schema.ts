@@ -11,6 +11,9 @@ const lifetime = Schema.union(['once', 'recent', 'retain'])
 
 const model = Schema.object({
   id: Schema.string().required(),
+  provider: Schema.union(['openai-compatible', 'anthropic', 'google', 'openai']).default('openai-compatible'),
+  // a ChatLuna model ('platform/model') takes the place of baseURL, apiKey and model (SPEC §11.1)
+  chatluna: Schema.string().default(''),
   baseURL: Schema.string().default('http://127.0.0.1:11434/v1'),
   apiKey: Schema.string().role('secret').default(''),
   model: Schema.string().default('qwen3:8b'),
@@ -20,9 +23,11 @@ const model = Schema.object({
   contextTokens: Schema.number().default(0),
   fallback: Schema.array(Schema.string()).role('table').default([]),
   reasoning: Schema.union(['auto', 'return', 'drop']).default('auto'),
+  cacheTtl: Schema.union(['5m', '1h']).default('5m'),
   price: Schema.object({
     input: Schema.number().default(0),
     cachedInput: Schema.number().default(0),
+    cacheWrite: Schema.number().default(0),
     output: Schema.number().default(0),
   }),
 })

@@ -4,8 +4,18 @@ export type Lifetime = 'once' | 'recent' | 'retain'
 export type ConversationMode = 'channel' | 'cross'
 export type StrayTextPolicy = 'remind' | 'send' | 'drop'
 
+/** Which AI SDK provider a `models` entry goes through (SPEC §11.1). */
+export type ProviderName = 'openai-compatible' | 'anthropic' | 'google' | 'openai'
+export const PROVIDERS: readonly ProviderName[] = ['openai-compatible', 'anthropic', 'google', 'openai']
+
 export interface ModelConfig {
   id: string
+  /** absent: openai-compatible */
+  provider?: ProviderName
+  /** Anthropic's cache lifetime (SPEC §11.1) */
+  cacheTtl?: '5m' | '1h'
+  /** a ChatLuna model, 'platform/model': used instead of baseURL, apiKey and model */
+  chatluna?: string
   baseURL: string
   apiKey: string
   model: string
@@ -29,6 +39,8 @@ export type ReasoningMode = 'auto' | 'return' | 'drop'
 export interface ModelPrice {
   input: number
   cachedInput: number
+  /** prompt tokens written to the cache (Anthropic: 1.25× input, 2× for the 1-hour TTL); 0: the input price */
+  cacheWrite?: number
   output: number
 }
 

@@ -1,7 +1,8 @@
 // Semantic checks the Schema cannot express. A bad profile is reported with its field path and
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
-import type { CodemodeLimits, Config, McpServerConfig, ModelConfig, ProfileConfig, StickersConfig, VoiceConfig } from './types'
+import { PROVIDERS, type CodemodeLimits, type Config, type McpServerConfig, type ModelConfig, type ProfileConfig, type ProviderName,
+  type StickersConfig, type VoiceConfig } from './types'
 import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE } from './defaults'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
@@ -42,11 +43,15 @@ function at(obj: any, path: string): unknown {
   return path.split('.').reduce((o, k) => o?.[k], obj)
 }
 
+const providerName: Check = (_, v) => v === undefined || PROVIDERS.includes(v as ProviderName) ? undefined
+  : `names unknown provider ${JSON.stringify(String(v)).slice(0, 60)} (known: ${PROVIDERS.join(', ')})`
+
 const MODEL_CHECKS: [string, Check][] = [
   ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
   ['maxRetries', nonNegative], ['timeoutMs', positive], ['contextTokens', nonNegative],
-  ['reasoning', reasoningMode],
-  ['price.input', optionalNonNegative], ['price.cachedInput', optionalNonNegative], ['price.output', optionalNonNegative],
+  ['reasoning', reasoningMode], ['provider', providerName], ['cacheTtl', (_, v) => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'"],
+  ['price.input', optionalNonNegative], ['price.cachedInput', optionalNonNegative], ['price.cacheWrite', optionalNonNegative],
+  ['price.output', optionalNonNegative],
 ]
 
 const CODEMODE_CHECKS: [string, Check][] = [

@@ -114,11 +114,14 @@ export function conversationUsage(entries: readonly Entry[], priceOf: PriceOf = 
   return usage
 }
 
-function addUsage(to: ConversationUsage, u: Partial<Pick<StepItem, 'promptTokens' | 'cachedTokens' | 'completionTokens' | 'cost'>>, at: number): void {
+type Counted = Partial<Pick<StepItem, 'promptTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'completionTokens' | 'cost'>>
+
+function addUsage(to: ConversationUsage, u: Counted, at: number): void {
   to.steps++
   to.since ??= at
   to.promptTokens += u.promptTokens ?? 0
   to.cachedTokens += u.cachedTokens ?? 0
+  if (u.cacheWriteTokens) to.cacheWriteTokens = (to.cacheWriteTokens ?? 0) + u.cacheWriteTokens
   to.completionTokens += u.completionTokens ?? 0
   const cost = addCost(to.cost, u.cost)
   if (cost !== undefined) to.cost = cost

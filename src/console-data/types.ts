@@ -38,6 +38,8 @@ export interface Spend {
   promptTokens: number
   /** prompt tokens the server served from its prompt cache */
   cachedTokens: number
+  /** prompt tokens written to the cache (Anthropic), when any were */
+  cacheWriteTokens?: number
   completionTokens: number
   /** in the owner's currency; absent when no model behind it has a price (unknown is not free) */
   cost?: number
@@ -173,6 +175,7 @@ export interface StepItem {
   completionTokens?: number
   reasoningTokens?: number
   cachedTokens?: number
+  cacheWriteTokens?: number
   /** what this step cost, when its model has a price */
   cost?: number
   /** its calls still run (the model has answered; sends are being typed) */

@@ -39,6 +39,7 @@ export function registerCommands(ctx: Context) {
         // the cost only where the model has a price: unknown is not free (SPEC §16)
         const counts = (c: UsageCounts) =>
           session.text('.usage-counts', [c.requests, c.promptTokens, formatShare(cachedShare(c)), c.completionTokens, c.errors])
+          + (c.cacheWriteTokens ? session.text('.usage-cache-writes', [c.cacheWriteTokens]) : '')
           + (c.cost !== undefined ? session.text('.usage-cost', [formatCost(c.cost)]) : '')
         lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }

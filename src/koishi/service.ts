@@ -88,7 +88,7 @@ export class KotodamaService extends Service {
     this.checked = checkConfig(config)
     logProblems(this.checked, this.log)
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
-    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning))
+    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning, { logger: this.log }))
     // The first program otherwise pays ~100 ms to compile the sandbox.
     const warm = this.checked.profiles.some(p => p.codemode.enabled)
     if (warm) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))

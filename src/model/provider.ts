@@ -1,12 +1,14 @@
 // One AI SDK model per `models` entry (SPEC §1). The handle carries the entry without its apiKey:
 // the key lives only inside the provider, so nothing that receives a handle can log or leak it.
 import { createOpenAI } from '@ai-sdk/openai'
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
+import type { Logger } from '../util/logger'
 import { withDialect } from './dialects'
+import { chatLunaModel, type ChatLunaModels } from './providers/chatluna'
+import { nativeModel } from './providers/native'
+import { compatibleModel, compatibleProvider } from './providers/openai-compatible'
 import type { ReasoningModes } from './reasoning-mode'
-import { reasoningField, wireUsage } from './wire-format'
 
 export type PublicModelConfig = Omit<ModelConfig, 'apiKey'>
 
@@ -31,27 +33,28 @@ export interface SpeechModels {
   speak(text: string, o: { voice?: string; format: string; signal?: AbortSignal }): Promise<Uint8Array>
 }
 
-export function createModel(config: ModelConfig, reasoning?: ReasoningModes): ModelHandle {
+/**
+ * The entry's model through its provider (SPEC §11.1). `models[].reasoning` and embeddings are the
+ * OpenAI-compatible path's; the native providers return reasoning by their own rules.
+ */
+export function createModel(config: ModelConfig, reasoning?: ReasoningModes, o: { logger?: Logger; chatluna?: ChatLunaModels } = {}): ModelHandle {
   const { apiKey, ...visible } = config
-  const returns = () => reasoning ? reasoning.returns(config) : config.reasoning === 'return'
-  const provider = createOpenAICompatible({
-    name: 'kotodama',
-    baseURL: config.baseURL.replace(/\/+$/, ''),
-    apiKey: apiKey || undefined,
-    includeUsage: true,
-    transformRequestBody: body => reasoningField(body, returns()),
-    convertUsage: wireUsage,
-  })
+  // a ChatLuna entry's baseURL and model are the Schema's defaults: never used (it would be an Ollama entry)
+  if (config.chatluna) return { config: Object.freeze(visible), model: chatLunaModel(config.chatluna, o.chatluna) }
+  const handle = { config: Object.freeze(visible), speech: speechModels(config) }
+  if (config.provider && config.provider !== 'openai-compatible') {
+    return { ...handle, model: withDialect(nativeModel(config, o.logger), config.toolCalls) }
+  }
+  const provider = compatibleProvider(config, () => reasoning ? reasoning.returns(config) : config.reasoning === 'return')
   return {
-    config: Object.freeze(visible),
+    ...handle,
     // text dialects wrap the model in a tool-call parser (SPEC §11, dialects.ts)
-    model: withDialect(provider.chatModel(config.model), config.toolCalls),
+    model: withDialect(compatibleModel(provider, config), config.toolCalls),
     ...(reasoning ? { learn: (e: unknown) => reasoning.learn(config, e) } : {}),
     embedding: async (values, signal) => {
       const r = await provider.embeddingModel(config.model).doEmbed({ values, abortSignal: signal })
       return { embeddings: r.embeddings, tokens: r.usage?.tokens }
     },
-    speech: speechModels(config),
   }
 }
 

@@ -3,7 +3,8 @@
 //   none (DeepSeek refused a tool-call message whose field was omitted, deepseek-harness #739),
 //   or never sent at all.
 // - usage: DeepSeek reports cached prompt tokens as `prompt_cache_hit_tokens`, OpenAI-style servers
-//   as `prompt_tokens_details.cached_tokens`; both are read (SPEC §11 "Usage").
+//   as `prompt_tokens_details.cached_tokens`, Moonshot's older models as `cached_tokens`; all are read
+//   (SPEC §11 "Usage").
 import type { LanguageModelV3Usage } from '@ai-sdk/provider'
 
 export function reasoningField(body: Record<string, any>, returns: boolean): Record<string, any> {
@@ -39,7 +40,8 @@ export function wireUsage(u: Record<string, any> | null | undefined): LanguageMo
   }
   const prompt = num(u.prompt_tokens) ?? 0
   const completion = num(u.completion_tokens) ?? 0
-  const cached = num(u.prompt_tokens_details?.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? 0
+  // Moonshot's older models report a top-level `cached_tokens`
+  const cached = num(u.prompt_tokens_details?.cached_tokens) ?? num(u.prompt_cache_hit_tokens) ?? num(u.cached_tokens) ?? 0
   const reasoning = num(u.completion_tokens_details?.reasoning_tokens) ?? 0
   return {
     inputTokens: { total: prompt, noCache: prompt - cached, cacheRead: cached, cacheWrite: undefined },

@@ -18,6 +18,8 @@ export interface StepUsage {
   completionTokens?: number
   reasoningTokens?: number
   cachedTokens?: number
+  /** prompt tokens written to the cache (Anthropic's cache_creation_input_tokens), billed at `price.cacheWrite` */
+  cacheWriteTokens?: number
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
@@ -27,6 +29,7 @@ export function stepUsage(model: string, latencyMs: number, u?: LanguageModelV3U
   const fields: [keyof StepUsage, unknown][] = [
     ['promptTokens', u?.inputTokens?.total], ['completionTokens', u?.outputTokens?.total],
     ['reasoningTokens', u?.outputTokens?.reasoning], ['cachedTokens', u?.inputTokens?.cacheRead],
+    ['cacheWriteTokens', u?.inputTokens?.cacheWrite || undefined],
   ]
   for (const [k, v] of fields) if (num(v)) (out as any)[k] = v
   return out
@@ -38,13 +41,15 @@ export interface UsageCounts {
   promptTokens: number
   /** prompt tokens the server served from its prompt cache (SPEC §16) */
   cachedTokens: number
+  /** prompt tokens written to the cache (SPEC §11.1: Anthropic bills them above the input price); absent in older books */
+  cacheWriteTokens?: number
   completionTokens: number
   /** in the owner's currency, over the requests of models with a price; absent when none had one (never 0 for unknown) */
   cost?: number
 }
 
 const zero = (): UsageCounts => ({ requests: 0, errors: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 })
-const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'cachedTokens', 'completionTokens', 'cost']
+const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'cachedTokens', 'cacheWriteTokens', 'completionTokens', 'cost']
 const WRITE_EVERY = 5000
 /** Days the book keeps for the console's per-day table, today included. */
 export const DAYS_KEPT = 7

@@ -9,6 +9,8 @@ export type PriceOf = (model: string) => ModelPrice | undefined
 export interface Tokens {
   promptTokens?: number
   cachedTokens?: number
+  /** of the prompt tokens, those written to the cache (Anthropic) */
+  cacheWriteTokens?: number
   completionTokens?: number
 }
 
@@ -24,16 +26,19 @@ export function knownPrice(p: ModelPrice | undefined): p is ModelPrice {
 }
 
 /**
- * (prompt − cached) × input + cached × cachedInput + completion × output, per million tokens;
- * undefined (not 0) when the price is unknown or the server reported no tokens.
+ * (prompt − cached − written) × input + cached × cachedInput + written × cacheWrite + completion ×
+ * output, per million tokens; undefined (not 0) when the price is unknown or the server reported no
+ * tokens. An unknown cacheWrite price counts writes at the input price (SPEC §11.1).
  */
 export function costOf(u: Tokens, p: ModelPrice | undefined): number | undefined {
   if (!knownPrice(p)) return undefined
   if (typeof u.promptTokens !== 'number' && typeof u.completionTokens !== 'number') return undefined
   const prompt = Math.max(0, u.promptTokens ?? 0)
   const cached = Math.min(prompt, Math.max(0, u.cachedTokens ?? 0))
+  const written = Math.min(prompt - cached, Math.max(0, u.cacheWriteTokens ?? 0))
   const cachedPrice = positive(p.cachedInput) ? p.cachedInput : p.input
-  return ((prompt - cached) * p.input + cached * cachedPrice + Math.max(0, u.completionTokens ?? 0) * p.output) / PER
+  const writePrice = positive(p.cacheWrite) ? p.cacheWrite : p.input
+  return ((prompt - cached - written) * p.input + cached * cachedPrice + written * writePrice + Math.max(0, u.completionTokens ?? 0) * p.output) / PER
 }
 
 /** The share of prompt tokens the server served from its cache (0..1); undefined without prompt tokens. */

@@ -1,0 +1,44 @@
+// The providers' own APIs (SPEC §11.1), each through its AI SDK package of the `ai` 6 line:
+// Anthropic's Messages API (with the cache breakpoints of anthropic-cache.ts), Gemini's API, and
+// OpenAI's Responses API with `store: false` and the encrypted reasoning that carries its thinking
+// across steps. Every request reads one neutral history (neutral.ts).
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createOpenAI } from '@ai-sdk/openai'
+import { wrapLanguageModel, type LanguageModel } from 'ai'
+import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider'
+import type { ModelConfig } from '../../config/types'
+import type { Logger } from '../../util/logger'
+import { anthropicCache } from './anthropic-cache'
+import { neutralHistory } from './neutral'
+
+const base = (config: ModelConfig) => config.baseURL.replace(/\/+$/, '')
+
+/** OpenAI's Responses API keeps nothing and hands its reasoning back encrypted ("Reasoning": stateless use). */
+const stateless: LanguageModelV3Middleware = {
+  specificationVersion: 'v3',
+  transformParams: async ({ params }) => ({
+    ...params,
+    providerOptions: {
+      ...params.providerOptions,
+      openai: { store: false, include: ['reasoning.encrypted_content'], ...params.providerOptions?.openai },
+    },
+  }),
+}
+
+export function nativeModel(config: ModelConfig, logger?: Logger): LanguageModel {
+  const apiKey = config.apiKey || ''
+  let model: LanguageModelV3
+  const middleware: LanguageModelV3Middleware[] = []
+  if (config.provider === 'anthropic') {
+    model = createAnthropic({ baseURL: base(config), apiKey }).languageModel(config.model) as LanguageModelV3
+    middleware.push(neutralHistory('anthropic'), anthropicCache({ model: config.model, id: config.id, ttl: config.cacheTtl ?? '5m', logger }))
+  } else if (config.provider === 'google') {
+    model = createGoogleGenerativeAI({ baseURL: base(config), apiKey }).languageModel(config.model) as LanguageModelV3
+    middleware.push(neutralHistory('google'))
+  } else {
+    model = createOpenAI({ baseURL: base(config), apiKey }).responses(config.model) as LanguageModelV3
+    middleware.push(neutralHistory('openai'), stateless)
+  }
+  return wrapLanguageModel({ model, middleware })
+}
