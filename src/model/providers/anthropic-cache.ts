@@ -44,6 +44,8 @@ export function withBreakpoints(prompt: LanguageModelV3Prompt, ttl: Ttl): Langua
     let sum = 0
     let j = k
     while (j - 1 > lastSystem && sum + blocks(out[j]) <= STEP) sum += blocks(out[j--])
+    // the start of the history is within this breakpoint's look back: one more would add nothing
+    if (j - 1 <= lastSystem && sum + blocks(out[j]) <= STEP) break
     k = j === k ? k - 1 : j
   }
   return out
