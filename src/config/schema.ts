@@ -24,6 +24,7 @@ const model = Schema.object({
   fallback: Schema.array(Schema.string()).role('table').default([]),
   reasoning: Schema.union(['auto', 'return', 'drop']).default('auto'),
   cacheTtl: Schema.union(['5m', '1h']).default('5m'),
+  thinkingBudget: Schema.number().default(0),
   price: Schema.object({
     input: Schema.number().default(0),
     cachedInput: Schema.number().default(0),

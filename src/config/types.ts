@@ -14,6 +14,8 @@ export interface ModelConfig {
   provider?: ProviderName
   /** Anthropic's cache lifetime (SPEC §11.1) */
   cacheTtl?: '5m' | '1h'
+  /** anthropic, google: tokens the model may think before it answers (extended thinking); 0: the provider's default */
+  thinkingBudget?: number
   /** a ChatLuna model, 'platform/model': used instead of baseURL, apiKey and model */
   chatluna?: string
   baseURL: string

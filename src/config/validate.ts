@@ -49,7 +49,8 @@ const providerName: Check = (_, v) => v === undefined || PROVIDERS.includes(v as
 const MODEL_CHECKS: [string, Check][] = [
   ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
   ['maxRetries', nonNegative], ['timeoutMs', positive], ['contextTokens', nonNegative],
-  ['reasoning', reasoningMode], ['provider', providerName], ['cacheTtl', (_, v) => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'"],
+  ['reasoning', reasoningMode], ['provider', providerName], ['thinkingBudget', optionalWholeNonNegative],
+  ['cacheTtl', (_, v) => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'"],
   ['price.input', optionalNonNegative], ['price.cachedInput', optionalNonNegative], ['price.cacheWrite', optionalNonNegative],
   ['price.output', optionalNonNegative],
 ]

@@ -133,7 +133,7 @@ export class UsageBook {
       const c = book.get(model) ?? zero()
       book.set(model, addCounts(c, {
         requests, errors: ok ? 0 : 1,
-        promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, completionTokens: u?.completionTokens, cost,
+        promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, cacheWriteTokens: u?.cacheWriteTokens, completionTokens: u?.completionTokens, cost,
       }))
     }
     if (!this.closed) this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()
