@@ -22,6 +22,7 @@ import { historyPull } from './history-pull'
 import { stickers } from './stickers'
 import { stickersLearn } from './stickers-learn'
 import { voice } from './voice'
+import { providerCache } from './provider-cache'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -45,6 +46,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['18', 'sticker library', stickers],
   ['19', 'learning stickers', stickersLearn],
   ['20', 'voice', voice],
+  ['21', 'provider prompt caches', providerCache],
 ]
 
 async function main() {

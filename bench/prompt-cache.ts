@@ -14,20 +14,20 @@ import type { Fact } from '../src/history/entries'
 import type { Mode, Row } from './measure'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
 
-const MESSAGES = 300
+export const MESSAGES = 300
 /**
  * the default limits (200 messages, 60,000 characters) scaled down by 10/3, so the window of a
  * 300-message chat fills many times (16 cuts); HARSH (by 5 and 7.5) cuts every few requests
  */
-const CONTEXT = { maxMessages: 60, maxChars: 18_000 }
+export const CONTEXT = { maxMessages: 60, maxChars: 18_000 }
 const HARSH = { maxMessages: 40, maxChars: 8000 }
 /** at the default limits a longer chat fills the window as often */
 const DEFAULT_CHAT = 2000
 const DEFAULT_CONTEXT = { maxMessages: 200, maxChars: 60_000 }
 
 interface Chat { messages: number; context: typeof CONTEXT }
-const NO_TYPING = { baseDelay: 0, charPerSecond: 1e6, minDelay: 0, maxDelay: 0, jitter: 0 }
-const SELF = BOT.slice(BOT.indexOf(':') + 1)
+export const NO_TYPING = { baseDelay: 0, charPerSecond: 1e6, minDelay: 0, maxDelay: 0, jitter: 0 }
+export const SELF = BOT.slice(BOT.indexOf(':') + 1)
 
 /** One request as the provider would send it, in order: tool declarations, system prompt, messages. */
 interface Sent { tools: string; system: string; history: string; at: number }
@@ -50,10 +50,10 @@ function text(rnd: () => number, chars: number): string {
   return s.slice(0, chars)
 }
 
-interface Line { user: number; content: string; wakes: boolean; gapMs: number; read?: string; reply: string }
+export interface Line { user: number; content: string; wakes: boolean; gapMs: number; read?: string; reply: string }
 
 /** The chat: people's lines of 10–200 characters (one in twenty up to 1,200), a mention every few. */
-function script(messages: number): { lines: Line[]; pages: Map<string, string> } {
+export function script(messages: number): { lines: Line[]; pages: Map<string, string> } {
   const rnd = random(12)
   const pages = new Map<string, string>()
   const lines: Line[] = []
