@@ -65,9 +65,9 @@ export interface Wire<R extends Delivery> {
   parse?(raw: Buffer, headers: IncomingMessage['headers']): unknown
   /**
    * What the real server refuses before anything else (a missing field): the message is answered
-   * 400 in the wire's error shape, ahead of guards and script; the request is still recorded.
+   * 400 (or the given status) in the wire's error shape, ahead of guards and script; the request is still recorded.
    */
-  check?(req: RecordedRequest): string | undefined
+  check?(req: RecordedRequest): string | { status: number; message: string } | undefined
   render(reply: R, req: RecordedRequest): Payload | Promise<Payload>
   /** an error in the API's own shape (no scripted reply, a throwing script, unparsable body) */
   error(status: number, message: string, reply?: R): Payload
@@ -151,7 +151,8 @@ export class Endpoint<R extends Delivery> extends Recorder {
   /** The reply for a recorded request: a guard's, the script's, or an error payload. */
   async answer(req: RecordedRequest): Promise<{ reply?: R; payload?: Payload }> {
     const refused = this.wire.check?.(req)
-    if (refused) return { payload: this.wire.error(400, refused) }
+    if (typeof refused === 'string') return { payload: this.wire.error(400, refused) }
+    if (refused) return { payload: this.wire.error(refused.status, refused.message) }
     for (const rule of this.guards) {
       const refused = rule(req)
       if (refused) return { reply: { status: 400, ...refused } }

@@ -2,7 +2,8 @@
 // "Chat Completions" (create, the chat completion object, the chunk object), "Streaming"
 // (server-sent `data:` chunks ending in `data: [DONE]`, usage in a last chunk with empty choices
 // when `stream_options.include_usage`), and "Error codes" (the `{ error: { message, type } }` shape).
-// DeepSeek's usage fields (prompt_cache_hit_tokens) come from its API reference, "usage".
+// DeepSeek's usage fields (prompt_cache_hit_tokens) come from its API reference, "usage"; a tool
+// call's `extra_content` from Gemini's "OpenAI compatibility" page (thought signatures).
 import { Delivery, Payload, RecordedRequest, sseEvent, Wire } from '../scripted-server'
 
 export interface FakeToolCall {
@@ -10,6 +11,8 @@ export interface FakeToolCall {
   // an object is JSON-stringified on the wire; a string is sent as-is (lets tests send malformed JSON)
   arguments: unknown
   id?: string
+  /** sent on the tool call as-is (Gemini's OpenAI-compatible endpoint: `{ google: { thought_signature } }`) */
+  extra_content?: unknown
 }
 
 export interface ChatUsage {
@@ -18,6 +21,8 @@ export interface ChatUsage {
   reasoning_tokens?: number
   cached_tokens?: number
   prompt_cache_hit_tokens?: number
+  /** more usage fields, sent as they are (older Moonshot models' top-level `cached_tokens`) */
+  extra?: Record<string, unknown>
 }
 
 export interface ChatReply extends Delivery {
@@ -55,6 +60,7 @@ export function openAIChat(name = 'fake-openai'): Wire<ChatReply> {
         id: tc.id ?? `call_${++toolCallCounter}`,
         name: tc.name,
         arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments ?? {}),
+        extra_content: tc.extra_content,
       }))
       const head = {
         id: `chatcmpl-fake-${++completionCounter}`,
@@ -69,7 +75,7 @@ export function openAIChat(name = 'fake-openai'): Wire<ChatReply> {
       const message: any = { role: 'assistant', content: reply.content ?? (toolCalls.length ? null : '') }
       if (reply.reasoning) message.reasoning_content = reply.reasoning
       if (toolCalls.length) {
-        message.tool_calls = toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.arguments } }))
+        message.tool_calls = toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.arguments }, ...extraOf(tc) }))
       }
       return { status: 200, json: { ...head, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finishReason }], usage } }
     },
@@ -77,7 +83,11 @@ export function openAIChat(name = 'fake-openai'): Wire<ChatReply> {
 }
 
 type Head = { id: string; created: number; model: string }
-type Call = { id: string; name: string; arguments: string }
+type Call = { id: string; name: string; arguments: string; extra_content?: unknown }
+
+function extraOf(tc: Call): { extra_content?: unknown } {
+  return tc.extra_content === undefined ? {} : { extra_content: tc.extra_content }
+}
 
 function streamChunks(head: Head, reply: ChatReply, toolCalls: Call[], finishReason: string, usage: unknown): string[] {
   const chunk = (delta: any, finish: string | null = null) => ({
@@ -91,7 +101,7 @@ function streamChunks(head: Head, reply: ChatReply, toolCalls: Call[], finishRea
   for (const piece of halves(reply.content)) send(chunk({ content: piece }))
   toolCalls.forEach((tc, index) => {
     // real servers send id + name first, then the arguments in fragments
-    send(chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' } }] }))
+    send(chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' }, ...extraOf(tc) }] }))
     for (const piece of halves(tc.arguments)) send(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
   })
   send(chunk({}, finishReason))
@@ -121,7 +131,7 @@ function chatUsage(body: any, reply: ChatReply, toolCalls: { arguments: string }
     Object.assign(usage, { prompt_cache_hit_tokens: o.prompt_cache_hit_tokens, prompt_cache_miss_tokens: prompt_tokens - o.prompt_cache_hit_tokens })
   }
   if (o.reasoning_tokens !== undefined) usage.completion_tokens_details = { reasoning_tokens: o.reasoning_tokens }
-  return usage
+  return { ...usage, ...o.extra }
 }
 
 /** The model list of `GET /v1/models`. */
