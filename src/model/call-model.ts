@@ -19,6 +19,14 @@ import { INVALID_KEY } from './dialects'
 import { newCallId } from './call-id'
 import { hasLeftoverCalls, leftoverCalls } from './leftover-calls'
 
+/** The provider's filter blocked the answer: it is not tried again elsewhere (failure.ts: invalid). */
+export class ContentFiltered extends Error {
+  override name = 'ContentFilteredError'
+  constructor(raw?: string) {
+    super(`the answer was blocked by the provider's safety filter${raw ? ` (finish reason ${raw})` : ''}`)
+  }
+}
+
 export interface ModelCall {
   id: string
   name: string
@@ -79,6 +87,10 @@ export async function callModel(handle: ModelHandle, o: {
     // models[].reasoning auto: the server asked for its reasoning back; the same step at once (SPEC §11)
     if (!handle.learn?.(e)) throw e
     result = await generate()
+  }
+  // Gemini's safety filter (finishReason SAFETY) answers nothing: a failure in words, not an empty step
+  if (result.finishReason?.unified === 'content-filter' && !result.content.some(p => p.type === 'text' || p.type === 'tool-call')) {
+    throw new ContentFiltered(result.finishReason.raw)
   }
   const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
   return toStep(result.content, o.tools, result.usage, native ? functionTools(tools) : undefined, o.hidden)

@@ -29,6 +29,8 @@ export function failureKind(e: unknown): FailureKind {
   const name = (err as any)?.name
   // our own prompt or arguments were refused before any request was sent
   if (name === 'AI_InvalidPromptError' || name === 'AI_InvalidArgumentError') return 'invalid'
+  // the provider's safety filter blocked the answer: another model is not asked to say it
+  if (name === 'ContentFilteredError') return 'invalid'
   // timeouts, fetch failures, broken bodies: the server did not answer usefully
   return 'unavailable'
 }

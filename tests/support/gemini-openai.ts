@@ -34,6 +34,11 @@ export function signatureOf(toolCall: any): string | undefined {
 export class GeminiOpenAISignatures {
   /** call id → the signature issued with it */
   readonly issued = new Map<string, string>()
+  /**
+   * signature → the call it was issued for (name and arguments). A signature belongs to the call's
+   * content, not to its id: Gemini has no call ids, and a client may number calls its own way.
+   */
+  private calledAs = new Map<string, string>()
   /** indexes of the refused requests */
   readonly refusals: number[] = []
   private calls = 0
@@ -47,6 +52,7 @@ export class GeminiOpenAISignatures {
       if (i > 0 && this.o.parallelSignatures !== 'each') return { ...tc, id }
       const signature = Buffer.from(`fake-openai-thought-signature:${id}`).toString('base64')
       this.issued.set(id, signature)
+      this.calledAs.set(signature, callKey(tc.name, tc.arguments))
       return { ...tc, id, extra_content: { google: { thought_signature: signature } } }
     })
     return toolCalls.length ? { ...r, toolCalls } : r
@@ -68,15 +74,25 @@ export class GeminiOpenAISignatures {
       if (m.role !== 'assistant' || !m.tool_calls?.length) continue
       for (const [j, tc] of m.tool_calls.entries()) {
         const signature = signatureOf(tc)
+        const key = callKey(tc.function?.name, tc.function?.arguments)
         if (typeof signature === 'string' && signature !== SKIP_SIGNATURE) {
-          if (this.issued.get(tc.id) !== signature) return CORRUPTED_SIGNATURE
+          if (this.calledAs.get(signature) !== key) return CORRUPTED_SIGNATURE
         } else if (signature !== SKIP_SIGNATURE || refuseSentinel) {
-          if (j === 0 || this.issued.has(tc.id)) return missingSignature(tc.function?.name, contentPosition(messages, i))
+          if (j === 0 || [...this.calledAs.values()].includes(key)) return missingSignature(tc.function?.name, contentPosition(messages, i))
         }
       }
     }
     return undefined
   }
+}
+
+/** A call by its content: its name and its arguments with sorted keys (JSON text or an object). */
+function callKey(name: unknown, args: unknown): string {
+  let value = args
+  if (typeof args === 'string') try { value = JSON.parse(args) } catch { value = args }
+  const sorted = (v: any): any => Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object'
+    ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sorted(v[k])])) : v
+  return `${String(name)}\u0000${JSON.stringify(sorted(value ?? {}))}`
 }
 
 /** Where message i lands in Gemini's contents (from 1): system messages leave, runs of tool results merge. */

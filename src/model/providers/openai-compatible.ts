@@ -7,7 +7,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { wrapLanguageModel, type LanguageModel } from 'ai'
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider'
-import { z } from 'zod'
 import type { ModelConfig } from '../../config/types'
 import { reasoningField, wireUsage } from '../wire-format'
 import { neutralPrompt } from './neutral'
@@ -15,12 +14,23 @@ import { neutralPrompt } from './neutral'
 /** the provider's name: the key its metadata is stored under */
 export const COMPATIBLE_NAME = 'kotodama'
 
-const errorBody = z.object({
-  error: z.object({ message: z.string(), type: z.string().nullish(), param: z.any().nullish(), code: z.union([z.string(), z.number()]).nullish() }).passthrough(),
-}).passthrough()
-/** an object, as OpenAI sends it, or an array of them, as Gemini's OpenAI endpoint does */
-const errorSchema = z.union([errorBody, z.array(errorBody).min(1)])
-type ErrorData = z.infer<typeof errorSchema>
+/**
+ * Gemini's OpenAI endpoint answers an error as a JSON array of them: its first, as OpenAI's shape,
+ * so the SDK reads the server's words (the provider takes no error schema of its own).
+ */
+export const firstOfErrorArray = (inner: typeof fetch = fetch): typeof fetch => async (input, init) => {
+  const res = await inner(input, init)
+  if (res.ok || !(res.headers.get('content-type') ?? '').includes('json')) return res
+  const text = await res.text()
+  let body = text
+  try {
+    const data = JSON.parse(text)
+    if (Array.isArray(data) && data[0]?.error) body = JSON.stringify(data[0])
+  } catch {}
+  const headers = new Headers(res.headers)
+  headers.delete('content-length')
+  return new Response(body, { status: res.status, statusText: res.statusText, headers })
+}
 
 /** Tool calls of this provider carry their Gemini signature where the SDK writes it back from. */
 function withSignatures(prompt: LanguageModelV3Prompt): LanguageModelV3Prompt {
@@ -49,11 +59,8 @@ export function compatibleProvider(config: ModelConfig, returns: () => boolean) 
     includeUsage: true,
     transformRequestBody: body => reasoningField(body, returns()),
     convertUsage: wireUsage,
-    errorStructure: {
-      errorSchema,
-      errorToMessage: (data: ErrorData) => (Array.isArray(data) ? data[0] : data).error.message,
-    },
-  } as Parameters<typeof createOpenAICompatible>[0])
+    fetch: firstOfErrorArray(),
+  })
 }
 
 export function compatibleModel(provider: ReturnType<typeof compatibleProvider>, config: ModelConfig): LanguageModel {
