@@ -8,6 +8,8 @@ import { neutralPrompt } from '../src/model/providers/neutral'
 import { wireUsage } from '../src/model/wire-format'
 import { costOf } from '../src/usage/cost'
 import { stepUsage } from '../src/usage/book'
+import { configSchema } from '../src/config/schema'
+import { checkConfig } from '../src/config/validate'
 
 const user = (text: string): LanguageModelV3Message => ({ role: 'user', content: [{ type: 'text', text }] })
 const tools = (n: number): LanguageModelV3Message => ({
@@ -62,6 +64,25 @@ describe('native providers: one neutral history', () => {
   it('an OpenAI-compatible server gets plain reasoning (reasoning_content) but no native provider\'s', () => {
     expect(parts(neutralPrompt(history, 'kotodama'))).to.deep.equal([['tool-call:'], ['reasoning:', 'text:']])
     expect(neutralPrompt([user('x')], 'anthropic')).to.have.length(1)
+  })
+})
+
+describe('native providers: configuration', () => {
+  it('an unknown provider is refused with its field path and the entry is left out (the form lets any text through); thinkingBudget is checked', () => {
+    const checked = checkConfig(configSchema({
+      models: [
+        { id: 'a', provider: 'claude', baseURL: 'http://x/v1', model: 'm' },
+        { id: 'b', provider: 'anthropic', baseURL: 'http://x/v1', model: 'm', thinkingBudget: -1 },
+        { id: 'c', provider: 'google', baseURL: 'http://x/v1', model: 'm', cacheTtl: '1h', thinkingBudget: 2048 },
+      ],
+      profiles: [{ id: 'p', model: 'c', claims: [{ bot: '*', channels: ['*'] }] }],
+    } as any))
+    expect(checked.problems.map(p => [p.path, p.message])).to.deep.equal([
+      ['models[0].provider', 'names unknown provider "claude" (known: openai-compatible, anthropic, google, openai)'],
+      ['models[1].thinkingBudget', 'must be a whole number >= 0'],
+    ])
+    expect([...checked.models.keys()]).to.deep.equal(['c'])
+    expect(checked.profiles.map(p => p.id)).to.deep.equal(['p'])
   })
 })
 

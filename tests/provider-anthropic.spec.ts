@@ -43,6 +43,20 @@ describe('providers: Anthropic', function () {
     expect(status).to.match(/claude[\s\S]*\d+ prompt tokens \(\d+% cached\).*, \d+ prompt tokens written to the cache/)
   })
 
+  it('an answer with a block type the SDK does not know ends the turn with a clear warning; nothing is stored half-done', async () => {
+    fake = await FakeAnthropic.start()
+    h = await Harness.start({ extraModels: [claude(fake)], profile: { model: 'claude' } })
+    fake.script({ text: 'hi', unknownBlock: 'server_magic' })
+    await h.client('bob').receive('hello')
+    await h.until(() => h.logs.some(l => /the call to model "claude" failed, the turn ends: .*Invalid JSON response/.test(l.text)), 'the warning')
+    await h.settled()
+    expect(h.sent).to.have.length(0)
+    const [runtime] = await h.app.kotodama.list()
+    const conv = await runtime.conversation('private:bob')
+    expect(conv.entries.filter(e => e.type === 'step')).to.have.length(0)
+    expect(conv.entries.filter(e => e.type === 'failure')).to.have.length(1)
+  })
+
   it('a tool loop with extended thinking returns each signed thinking block (the fake refuses it missing)', async () => {
     fake = await FakeAnthropic.start({ thinkingRule: 'every' })
     h = await Harness.start({ extraModels: [claude(fake, { thinkingBudget: 2048 })], profile: { model: 'claude' } })

@@ -1,7 +1,7 @@
 // The console form (SPEC §1). Ranges are checked by validate.ts, not here: a bad value in one
 // profile must stop only that profile, while a Schema failure would stop the whole plugin.
 import { Schema } from 'koishi'
-import type { CodemodeLimits, Config } from './types'
+import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
   DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
@@ -11,7 +11,8 @@ const lifetime = Schema.union(['once', 'recent', 'retain'])
 
 const model = Schema.object({
   id: Schema.string().required(),
-  provider: Schema.union(['openai-compatible', 'anthropic', 'google', 'openai']).default('openai-compatible'),
+  // any string passes the form: an unknown provider costs its entry (validate.ts), not the whole plugin
+  provider: Schema.union([...PROVIDERS.map(p => Schema.const(p)), Schema.string()]).default('openai-compatible'),
   // a ChatLuna model ('platform/model') takes the place of baseURL, apiKey and model (SPEC §11.1)
   chatluna: Schema.string().default(''),
   baseURL: Schema.string().default('http://127.0.0.1:11434/v1'),
