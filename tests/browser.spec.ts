@@ -305,7 +305,7 @@ describe('console page in a real browser', function () {
     await writeFile(join(home, 'conversations', 'private%3Aerin.jsonl'), [
       { type: 'fact', at, wake: 'direct', fact: { id: 'e1', at, bot: 'sandbox:photos:koishi', channel: 'private:erin', direct: true, user: { id: 'erin', name: 'erin' }, content: 'are you there?' } },
       { type: 'turn', at: at + 1, turn: 1, reason: 'direct' },
-      { type: 'step', at: at + 900, turn: 1, usage: { model: 'main', latencyMs: 880, promptTokens: 3_210, cachedTokens: 2_560, completionTokens: 42 }, messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'erin asks if I am here; let me check my notes first' }, { type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: { url: 'local://memory/people/erin.md' } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'r1', toolName: 'read', output: { type: 'text', value: 'likes tea' } }] }] },
+      { type: 'step', at: at + 900, turn: 1, usage: { model: 'main', latencyMs: 880, promptTokens: 3_210, cachedTokens: 2_560, cacheWriteTokens: 400, completionTokens: 42 }, messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'erin asks if I am here; let me check my notes first' }, { type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: { url: 'local://memory/people/erin.md' } }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'r1', toolName: 'read', output: { type: 'text', value: 'likes tea' } }] }] },
       { type: 'failure', at: at + 4000, turn: 1, model: 'main', error, latencyMs: 3050 },
     ].map(e => JSON.stringify(e)).join('\n') + '\n')
 
@@ -329,7 +329,8 @@ describe('console page in a real browser', function () {
     const turn = page.locator('.kd-turn').filter({ hasText: 'Turn 1' })
     expect(await turn.locator('.kd-end.error').innerText()).to.match(/^ended: the model call failed: HTTP 503/)
     expect(await page.locator('.kd-step .kd-cost').innerText()).to.equal('cost 0.0019')
-    expect(await page.locator('.kd-step .kd-meta').innerText()).to.include('3210 (2560 cached) → 42 tokens')
+    // an Anthropic-style step: the prompt tokens read from and written to the cache (SPEC §11.1)
+    expect(await page.locator('.kd-step .kd-meta').innerText()).to.include('3210 (2560 cached, 400 written to the cache) → 42 tokens')
     expect(await page.locator('.kd-header-spend').innerText()).to.equal('1 step shown: cost 0.0019 · 3,210 prompt (80% cached) → 42 completion')
     // the reasoning stays collapsed
     expect(await page.locator('.kd-reasoning').getAttribute('open')).to.equal(null)
