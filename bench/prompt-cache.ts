@@ -11,6 +11,7 @@ import { formatTime } from '../src/history/render-facts'
 import { TIME_ZONE } from '../src/runtime/request/turn-line'
 import { systemClock, type Clock } from '../src/util/clock'
 import type { Fact } from '../src/history/entries'
+import type { Runtime } from '../src/runtime/runtime'
 import type { Mode, Row } from './measure'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
 
@@ -25,7 +26,7 @@ const HARSH = { maxMessages: 40, maxChars: 8000 }
 const DEFAULT_CHAT = 2000
 const DEFAULT_CONTEXT = { maxMessages: 200, maxChars: 60_000 }
 
-interface Chat { messages: number; context: typeof CONTEXT }
+export interface Chat { messages: number; context: typeof CONTEXT }
 export const NO_TYPING = { baseDelay: 0, charPerSecond: 1e6, minDelay: 0, maxDelay: 0, jitter: 0 }
 export const SELF = BOT.slice(BOT.indexOf(':') + 1)
 
@@ -97,17 +98,24 @@ function recordingModel(clock: Clock, plan: { line?: Line }, out: Sent[]): Langu
   }
 }
 
-/** Runs the chat in one layout; the requests the model received. */
-async function run(dir: string, chat: Chat, trimTo: number): Promise<Sent[]> {
-  const { lines, pages } = script(chat.messages)
+/** What plays a chat: its length and limits, and the model (made with the chat's clock and the plan of the line now played). */
+export interface ChatPlay {
+  dir: string
+  chat: Chat
+  trimTo: number
+  model(clock: Clock, plan: { line?: Line }): LanguageModelV3 | Promise<LanguageModelV3>
+}
+
+/** Plays the scripted chat through a real Runtime, one turn a waking line; `after` reads the runtime before it stops. */
+export async function playChat<T>(o: ChatPlay, after: (runtime: Runtime) => T | Promise<T>): Promise<T> {
+  const { lines, pages } = script(o.chat.messages)
   let simulated = Date.UTC(2026, 11, 1, 9, 0, 0)
   // the chat's own time; timers (none fire here) stay real
   const clock: Clock = { ...systemClock, now: () => simulated }
   const plan: { line?: Line } = {}
-  const sent: Sent[] = []
   const runtime = await benchRuntime({
-    dataDir: dir, model: recordingModel(clock, plan, sent), typing: NO_TYPING, clock,
-    profile: { context: { ...chat.context, trimTo } },
+    dataDir: o.dir, model: await o.model(clock, plan), typing: NO_TYPING, clock,
+    profile: { context: { ...o.chat.context, trimTo: o.trimTo } },
   })
   try {
     await mkdir(join(runtime.home, 'local', 'pages'), { recursive: true })
@@ -123,10 +131,16 @@ async function run(dir: string, chat: Chat, trimTo: number): Promise<Sent[]> {
       await turn(runtime, fact)
     }
     await runtime.written()
+    return await after(runtime)
   } finally {
     await runtime.stop()
   }
-  return sent
+}
+
+/** Runs the chat in one layout; the requests the model received. */
+async function run(dir: string, chat: Chat, trimTo: number): Promise<Sent[]> {
+  const sent: Sent[] = []
+  return playChat({ dir, chat, trimTo, model: (clock, plan) => recordingModel(clock, plan, sent) }, () => sent)
 }
 
 /** The layout before SPEC §16: the system prompt ended with the minute, the history had no turn lines. */

@@ -5,18 +5,15 @@
 // 1.25×, nothing under 1,024 tokens, entries living 5 minutes of the chat's own time). With
 // kotodama's breakpoints against the same chat without them. Then the same chat on Gemini's API
 // (tests/support/fake-gemini.ts, implicit caching: the longest prefix an earlier request began with).
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import type { LanguageModelV3 } from '@ai-sdk/provider'
-import type { Fact } from '../src/history/entries'
 import { nativeModel } from '../src/model/providers/native'
-import { systemClock, type Clock } from '../src/util/clock'
+import type { Clock } from '../src/util/clock'
 import { FakeAnthropic } from '../tests/support/fake-anthropic'
 import { FakeGemini } from '../tests/support/fake-gemini'
 import type { Mode, Row } from './measure'
-import { CONTEXT, MESSAGES, NO_TYPING, script, type Line } from './prompt-cache'
-import { benchRuntime, BOT, turn } from './runtime-setup'
+import { CONTEXT, MESSAGES, playChat, type Line } from './prompt-cache'
 
 /** claude-sonnet-4-5's prices per million tokens */
 const PRICE = { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 }
@@ -62,41 +59,27 @@ async function gemini(): Promise<Provider> {
 }
 
 async function chat(dir: string, provider: (now: () => number) => Promise<Provider>): Promise<Billed> {
-  const { lines, pages } = script(MESSAGES)
-  let simulated = Date.UTC(2026, 11, 1, 9, 0, 0)
-  const clock: Clock = { ...systemClock, now: () => simulated }
-  const p = await provider(() => simulated)
-  const plan: { line?: Line } = {}
-  p.answer(readDone => plan.line!.read && !readDone ? { read: plan.line!.read } : { say: plan.line!.reply })
-  const runtime = await benchRuntime({ dataDir: dir, model: p.model, typing: NO_TYPING, clock, profile: { context: { ...CONTEXT, trimTo: 0.5 } } })
-  const billed: Billed = { input: 0, read: 0, write: 0, output: 0, requests: 0 }
-  try {
-    await mkdir(join(runtime.home, 'local', 'pages'), { recursive: true })
-    for (const [name, page] of pages) await writeFile(join(runtime.home, 'local', 'pages', name), page)
-    let n = 0
-    for (const line of lines) {
-      simulated += line.gapMs
-      plan.line = line
-      const fact: Fact = {
-        id: `m${++n}`, at: simulated, bot: BOT, channel: 'group:bench', guildId: 'bench', direct: false,
-        user: { id: `u${line.user}`, name: `Person ${line.user}` }, content: line.content, mentionsBot: line.wakes,
-      }
-      await turn(runtime, fact)
-    }
-    await runtime.written()
-    for (const u of runtime.usage.snapshot()) {
-      const t = u.total
-      billed.requests += t.requests
-      billed.read += t.cachedTokens
-      billed.write += t.cacheWriteTokens ?? 0
-      billed.input += t.promptTokens - t.cachedTokens - (t.cacheWriteTokens ?? 0)
-      billed.output += t.completionTokens
-    }
-  } finally {
-    await runtime.stop()
-    await p.close()
+  let p: Provider | undefined
+  const model = async (clock: Clock, plan: { line?: Line }) => {
+    p = await provider(() => clock.now())
+    p.answer(readDone => plan.line!.read && !readDone ? { read: plan.line!.read } : { say: plan.line!.reply })
+    return p.model
   }
-  return billed
+  try {
+    return await playChat({ dir, chat: { messages: MESSAGES, context: CONTEXT }, trimTo: 0.5, model }, runtime => {
+      const billed: Billed = { input: 0, read: 0, write: 0, output: 0, requests: 0 }
+      for (const { total: t } of runtime.usage.snapshot()) {
+        billed.requests += t.requests
+        billed.read += t.cachedTokens
+        billed.write += t.cacheWriteTokens ?? 0
+        billed.input += t.promptTokens - t.cachedTokens - (t.cacheWriteTokens ?? 0)
+        billed.output += t.completionTokens
+      }
+      return billed
+    })
+  } finally {
+    await p?.close()
+  }
 }
 
 type Prices = { input: number; cacheWrite: number; cacheRead: number; output: number }

@@ -7,11 +7,11 @@ import { expect } from 'chai'
 import { decode } from 'silk-wasm'
 import { speechSeconds } from './support/fakes/wire/openai-audio'
 import { OneBotHarness, call } from './support/onebot-harness'
-import { toolResultsOf } from './support/fake-openai'
+import { expectSpokenAsText, sendResult } from './support/voice-checks'
 import { seg } from './support/fakes/onebot'
 import { mp3Header } from './support/audio-fixtures'
 
-const result = (h: OneBotHarness, i: number) => JSON.parse(toolResultsOf(h.server.requests[i]).at(-1)!.content)
+const result = sendResult
 const recordBytes = (s: { type: string; data: any }) => Buffer.from(String(s.data.file).replace(/^base64:\/\//, ''), 'base64')
 
 describe('voice: speaking', function () {
@@ -79,14 +79,7 @@ describe('voice: speaking', function () {
       await start(voice)
       script()
       await ask(['<voice>see you at eight</voice>'])
-      const [sent] = await h.napcat.waitForSent(1)
-      expect(sent.segments).to.deep.equal([seg.text('see you at eight')])
-      await h.settled()
-      const r = result(h, 1)
-      expect(r.ok).to.equal(true)
-      expect(r.dropped).to.have.length(1)
-      expect(r.dropped[0]).to.include({ code, src: '<voice>see you at eight</voice>' })
-      expect(r.dropped[0].message).to.match(message)
+      await expectSpokenAsText(h, 'see you at eight', code, message)
     })
   }
 

@@ -6,12 +6,11 @@ import { expect } from 'chai'
 import { h as el } from 'koishi'
 import { decode } from 'silk-wasm'
 import { FakeVits, VitsCall } from './support/fake-vits'
-import { seg } from './support/fakes/onebot'
 import { speechSeconds } from './support/fakes/wire/openai-audio'
-import { toolResultsOf } from './support/fake-openai'
 import { OneBotHarness, call } from './support/onebot-harness'
+import { expectSpokenAsText, sendResult } from './support/voice-checks'
 
-const result = (h: OneBotHarness, i: number) => JSON.parse(toolResultsOf(h.server.requests[i]).at(-1)!.content)
+const result = sendResult
 const recordBytes = (s: { type: string; data: any }) => Buffer.from(String(s.data.file).replace(/^base64:\/\//, ''), 'base64')
 
 describe('voice: speaking through the vits service', function () {
@@ -70,14 +69,7 @@ describe('voice: speaking through the vits service', function () {
     it(`${what}: the words go as text and dropped says ${code}`, async () => {
       await start(vits)
       await ask(['<voice>see you at eight</voice>'])
-      const [sent] = await h.napcat.waitForSent(1)
-      expect(sent.segments).to.deep.equal([seg.text('see you at eight')])
-      await h.settled()
-      const r = result(h, 1)
-      expect(r.ok).to.equal(true)
-      expect(r.dropped).to.have.length(1)
-      expect(r.dropped[0]).to.include({ code, src: '<voice>see you at eight</voice>' })
-      expect(r.dropped[0].message).to.match(message)
+      await expectSpokenAsText(h, 'see you at eight', code, message)
     })
   }
 })

@@ -3,6 +3,7 @@
 // POST /v1/messages. The real @ai-sdk/anthropic talks to it over HTTP on 127.0.0.1
 // (`createAnthropic({ baseURL: fake.baseURL, apiKey })`); tests script replies, and the fake refuses
 // what Anthropic refuses (breakpoints, thinking signatures, tool pairing) and accounts its prompt cache.
+import { EndpointFake } from './fakes/endpoint-fake'
 import { Endpoint, Guard as GuardOf, RecordedRequest, Scripted as ScriptedOf, ScriptedServer } from './fakes/scripted-server'
 import { AnthropicReply, AnthropicWire, AnthropicWireOptions, anthropicMessages } from './fakes/wire/anthropic-messages'
 import { PromptCache } from './fakes/wire/anthropic-cache'
@@ -22,17 +23,19 @@ export interface FakeAnthropicOptions extends AnthropicWireOptions {
   apiKey?: string
 }
 
-export class FakeAnthropic {
+export class FakeAnthropic extends EndpointFake<AnthropicReply> {
   /** `http://127.0.0.1:<port>/v1`, for `createAnthropic({ baseURL })` */
   readonly baseURL: string
   /** the messages route: its script, guards and requests */
   readonly messages: Endpoint<AnthropicReply>
   private readonly wire: AnthropicWire
 
-  private constructor(readonly server: ScriptedServer, private o: FakeAnthropicOptions) {
+  private constructor(server: ScriptedServer, private o: FakeAnthropicOptions, wire = anthropicMessages(o)) {
+    const messages = server.mount('POST', '/v1/messages', wire, 'messages')
+    super(server, messages)
+    this.messages = messages
+    this.wire = wire
     this.baseURL = `${server.origin}/v1`
-    this.wire = anthropicMessages(o)
-    this.messages = server.mount('POST', '/v1/messages', this.wire, 'messages')
     this.guardKey()
   }
 
@@ -45,10 +48,6 @@ export class FakeAnthropic {
     return this.wire.cache
   }
 
-  /** The messages requests, in order. */
-  get requests(): RecordedRequest[] {
-    return this.messages.requests
-  }
 
   /** The signature this fake issues for a thinking text (for hand-built requests). */
   signature(thinking: string): string {
@@ -66,39 +65,17 @@ export class FakeAnthropic {
     return this
   }
 
-  script(...replies: Scripted[]): this {
-    this.messages.script(...replies)
-    return this
-  }
 
-  /** Adds a rule checked after the built-in ones, before the script. */
-  guard(rule: Guard): this {
-    this.messages.guard(rule)
-    return this
-  }
 
-  fallback(reply: Scripted | undefined): this {
-    this.messages.fallback(reply)
-    return this
-  }
 
-  pending(): number {
-    return this.messages.pending()
-  }
 
-  waitForRequests(n: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
-    return this.messages.waitForRequests(n, timeoutMs)
-  }
 
   /** Forgets scripts, guards, requests and the prompt cache; the signing key stays. */
-  reset(): void {
-    this.server.reset()
+  override reset(): void {
+    super.reset()
     this.guardKey()
   }
 
-  close(): Promise<void> {
-    return this.server.close()
-  }
 
   private guardKey() {
     const key = this.o.apiKey

@@ -4,7 +4,8 @@
 // model list on GET /v1beta/models. The real @ai-sdk/google provider talks to it with
 // `createGoogleGenerativeAI({ baseURL: fake.baseURL, apiKey })`; the wire refuses what Gemini
 // refuses (a Gemini 3 call without its thought signature) and reports implicit cache hits.
-import { Endpoint, Guard as GuardOf, RecordedRequest, Scripted as ScriptedOf, ScriptedServer } from './fakes/scripted-server'
+import { EndpointFake } from './fakes/endpoint-fake'
+import { Endpoint, Guard as GuardOf, Scripted as ScriptedOf, ScriptedServer } from './fakes/scripted-server'
 import { gemini, GEMINI_ROUTE, GeminiOptions, GeminiReply, GeminiWire, IssuedSignature } from './fakes/wire/gemini'
 
 export type { GeminiCall, GeminiOptions, GeminiReply, GeminiUsage, IssuedSignature } from './fakes/wire/gemini'
@@ -16,17 +17,19 @@ export {
 export type Guard = GuardOf<GeminiReply>
 export type Scripted = ScriptedOf<GeminiReply>
 
-export class FakeGemini {
+export class FakeGemini extends EndpointFake<GeminiReply> {
   /** `http://127.0.0.1:<port>/v1beta`, the provider's baseURL */
   readonly baseURL: string
   /** both generate routes: script, guards and requests */
   readonly generate: Endpoint<GeminiReply>
   private wire: GeminiWire
 
-  private constructor(readonly server: ScriptedServer, o: GeminiOptions) {
+  private constructor(server: ScriptedServer, o: GeminiOptions, wire = gemini(o)) {
+    const generate = server.mount('POST', GEMINI_ROUTE, wire, 'generate')
+    super(server, generate)
+    this.generate = generate
+    this.wire = wire
     this.baseURL = `${server.origin}/v1beta`
-    this.wire = gemini(o)
-    this.generate = server.mount('POST', GEMINI_ROUTE, this.wire, 'generate')
     server.serve('GET', '/v1beta/models', () => ({
       status: 200,
       json: { models: ['gemini-3-pro-preview', 'gemini-2.5-flash'].map((id) => ({ name: `models/${id}`, supportedGenerationMethods: ['generateContent'] })) },
@@ -37,44 +40,8 @@ export class FakeGemini {
     return new FakeGemini(await ScriptedServer.start({ name: 'fake-gemini' }), o)
   }
 
-  get requests(): RecordedRequest[] {
-    return this.generate.requests
-  }
-
   /** Every thought signature handed out, in order (cleared by reset). */
   get signatures(): IssuedSignature[] {
     return this.wire.issued
-  }
-
-  script(...replies: Scripted[]): this {
-    this.generate.script(...replies)
-    return this
-  }
-
-  guard(rule: Guard): this {
-    this.generate.guard(rule)
-    return this
-  }
-
-  fallback(reply: Scripted | undefined): this {
-    this.generate.fallback(reply)
-    return this
-  }
-
-  pending(): number {
-    return this.generate.pending()
-  }
-
-  waitForRequests(n: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
-    return this.generate.waitForRequests(n, timeoutMs)
-  }
-
-  /** Forgets the script, requests, guards, issued signatures and the cache. */
-  reset(): void {
-    this.server.reset()
-  }
-
-  close(): Promise<void> {
-    return this.server.close()
   }
 }

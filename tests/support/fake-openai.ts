@@ -3,6 +3,7 @@
 // POST /v1/chat/completions and a model list on GET /v1/models. The real AI SDK provider talks
 // to it over HTTP on 127.0.0.1; tests script the replies and assert on every request body sent.
 // The Responses API (fakes/wire/openai-responses.ts) is mounted on the same port by responses().
+import { EndpointFake } from './fakes/endpoint-fake'
 import { Endpoint, Guard as GuardOf, RecordedRequest, Scripted as ScriptedOf, ScriptedServer } from './fakes/scripted-server'
 import { ChatReply, openAIChat, openAIModels } from './fakes/wire/openai-chat'
 import { EmbeddingsReply, openAIEmbeddings } from './fakes/wire/openai-embeddings'
@@ -21,7 +22,7 @@ export type FakeReply = ChatReply
 export type Guard = GuardOf<FakeReply>
 export type Scripted = ScriptedOf<FakeReply>
 
-export class FakeOpenAI {
+export class FakeOpenAI extends EndpointFake<FakeReply> {
   /** `http://127.0.0.1:<port>/v1` */
   readonly baseURL: string
   /** the chat-completions route: its script, guards and requests */
@@ -31,19 +32,15 @@ export class FakeOpenAI {
   private speechRoute: Endpoint<SpeechReply> | undefined
   private responsesRoute: { endpoint: Endpoint<ResponsesReply>; wire: ResponsesWire } | undefined
 
-  private constructor(readonly server: ScriptedServer) {
+  private constructor(server: ScriptedServer, chat = server.mount('POST', '/v1/chat/completions', openAIChat(), 'chat')) {
+    super(server, chat)
+    this.chat = chat
     this.baseURL = `${server.origin}/v1`
-    this.chat = server.mount('POST', '/v1/chat/completions', openAIChat(), 'chat')
     server.serve('GET', '/v1/models', () => openAIModels())
   }
 
   static async start(): Promise<FakeOpenAI> {
     return new FakeOpenAI(await ScriptedServer.start({ name: 'fake-openai' }))
-  }
-
-  /** The chat requests, in order. */
-  get requests(): RecordedRequest[] {
-    return this.chat.requests
   }
 
   /** POST /v1/embeddings on the same port (mounted on first use), scripted like the chat route. */
@@ -77,35 +74,10 @@ export class FakeOpenAI {
     return this.responsesRoute = { wire, endpoint: this.server.mount('POST', '/v1/responses', wire, 'responses') }
   }
 
-  script(...replies: Scripted[]): this {
-    this.chat.script(...replies)
-    return this
-  }
 
-  /** Adds a rule the server enforces on every chat request (e.g. DeepSeek's reasoning pass-back). */
-  guard(rule: Guard): this {
-    this.chat.guard(rule)
-    return this
-  }
 
-  fallback(reply: Scripted | undefined): this {
-    this.chat.fallback(reply)
-    return this
-  }
 
-  pending(): number {
-    return this.chat.pending()
-  }
 
-  waitForRequests(n: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
-    return this.chat.waitForRequests(n, timeoutMs)
-  }
 
-  reset(): void {
-    this.server.reset()
-  }
 
-  close(): Promise<void> {
-    return this.server.close()
-  }
 }
