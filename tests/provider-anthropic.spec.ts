@@ -43,6 +43,19 @@ describe('providers: Anthropic', function () {
     expect(status).to.match(/claude[\s\S]*\d+ prompt tokens \(\d+% cached\).*, \d+ prompt tokens written to the cache/)
   })
 
+  it('a stable prefix under the model\'s minimum cacheable length is told once, in the log', async () => {
+    fake = await FakeAnthropic.start({ minCacheTokens: 4096 })
+    h = await Harness.start({ extraModels: [claude(fake, { model: 'claude-opus-4-5' })], profile: { model: 'claude' } })
+    fake.fallback(send('ok'))
+    await h.client('bob').receive('hello')
+    await h.until(() => h.sent.length === 1, 'a reply')
+    await h.settled()
+    await h.client('bob').receive('again')
+    await h.until(() => h.sent.length === 2, 'a second reply')
+    const told = h.logs.filter(l => /model claude: the stable prefix .* is under claude-opus-4-5's minimum of 4096/.test(l.text))
+    expect(told).to.have.length(1)
+  })
+
   it('an answer with a block type the SDK does not know ends the turn with a clear warning; nothing is stored half-done', async () => {
     fake = await FakeAnthropic.start()
     h = await Harness.start({ extraModels: [claude(fake)], profile: { model: 'claude' } })

@@ -21,9 +21,10 @@ export function minimumCacheable(model: string): number {
 }
 
 type Ttl = '5m' | '1h'
-const mark = (m: LanguageModelV3Message, ttl: Ttl): LanguageModelV3Message => ({
-  ...m, providerOptions: { ...m.providerOptions, anthropic: { ...m.providerOptions?.anthropic, cacheControl: { type: 'ephemeral', ...ttl === '1h' ? { ttl } : {} } } },
-}) as LanguageModelV3Message
+const mark = (m: LanguageModelV3Message, ttl: Ttl): LanguageModelV3Message => {
+  const cacheControl = { type: 'ephemeral', ...ttl === '1h' ? { ttl } : {} }
+  return { ...m, providerOptions: { ...m.providerOptions, anthropic: { ...m.providerOptions?.anthropic, cacheControl } } } as LanguageModelV3Message
+}
 
 const blocks = (m: LanguageModelV3Message) => typeof m.content === 'string' ? 1 : Math.max(1, m.content.length)
 
@@ -52,15 +53,17 @@ export function withBreakpoints(prompt: LanguageModelV3Prompt, ttl: Ttl): Langua
 }
 
 export function anthropicCache(o: { model: string; id: string; ttl: Ttl; logger?: Logger }): LanguageModelV3Middleware {
-  let told = false
+  // looked at once: the system prompt and tools change only with memory and the tool list
+  let looked = false
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      if (!told && o.logger) {
-        const chars = params.prompt.filter(m => m.role === 'system').reduce((n, m) => n + (m.content as string).length, 0) + JSON.stringify(params.tools ?? []).length
+      if (!looked && o.logger) {
+        looked = true
+        const system = params.prompt.filter(m => m.role === 'system').reduce((n, m) => n + (m.content as string).length, 0)
+        const chars = system + JSON.stringify(params.tools ?? []).length
         const min = minimumCacheable(o.model)
         if (tokens(chars) < min) {
-          told = true
           o.logger.info('model %s: the stable prefix (system prompt and tools, about %d tokens) is under %s\'s minimum of %d: '
             + 'Anthropic caches only the requests whose history makes up the rest', o.id, tokens(chars), o.model, min)
         }
