@@ -7,10 +7,11 @@ import type { Config as KotodamaConfig } from './config/types'
 import { KotodamaService } from './koishi/service'
 import { registerCommands } from './koishi/commands'
 import { registerConsole } from './koishi/console'
+import { offerChatLunaModels } from './koishi/chatluna'
 
 export const name = 'kotodama'
 export const reusable = false
-export const inject = { http: { required: false }, database: { required: false }, vits: { required: false } }
+export const inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false } }
 
 export type Config = KotodamaConfig
 export const Config = configSchema.i18n({ 'zh-CN': (zhCN as any)._config, 'en-US': (enUS as any)._config })
@@ -19,6 +20,7 @@ export function apply(ctx: Context, config: Config) {
   ctx.i18n.define('zh-CN', zhCN as any)
   ctx.i18n.define('en-US', enUS as any)
   ctx.plugin(KotodamaService, config)
+  offerChatLunaModels(ctx)
   ctx.inject(['kotodama'], ctx => registerCommands(ctx))
   // the console is optional: the page appears while it is loaded
   ctx.inject(['kotodama', 'console'], ctx => registerConsole(ctx))

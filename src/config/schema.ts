@@ -9,12 +9,16 @@ import {
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
+/** The console's choice of ChatLuna models, set by the edge while ChatLuna is loaded (koishi/chatluna.ts). */
+export const CHATLUNA_MODEL_SCHEMA = 'kotodama.chatluna-model'
+
 const model = Schema.object({
   id: Schema.string().required(),
   // any string passes the form: an unknown provider costs its entry (validate.ts), not the whole plugin
   provider: Schema.union([...PROVIDERS.map(p => Schema.const(p)), Schema.string()]).default('openai-compatible'),
   // a ChatLuna model ('platform/model') takes the place of baseURL, apiKey and model (SPEC §11.1)
-  chatluna: Schema.string().default(''),
+  // any value on the server (Schema.dynamic): a model ChatLuna dropped must not fail the whole config
+  chatluna: Schema.dynamic(CHATLUNA_MODEL_SCHEMA).default(''),
   baseURL: Schema.string().default('http://127.0.0.1:11434/v1'),
   apiKey: Schema.string().role('secret').default(''),
   model: Schema.string().default('qwen3:8b'),

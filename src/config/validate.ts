@@ -46,8 +46,12 @@ function at(obj: any, path: string): unknown {
 const providerName: Check = (_, v) => v === undefined || PROVIDERS.includes(v as ProviderName) ? undefined
   : `names unknown provider ${JSON.stringify(String(v)).slice(0, 60)} (known: ${PROVIDERS.join(', ')})`
 
+// the console form takes any value here (Schema.dynamic); ChatLuna names its models 'platform/model'
+const chatLunaName: Check = (_, v) => v === undefined || v === '' || (typeof v === 'string' && /^[^/\s][^/]*\/\S/.test(v)) ? undefined
+  : "must be a ChatLuna model as 'platform/model' (e.g. 'deepseek/deepseek-chat')"
+
 const MODEL_CHECKS: [string, Check][] = [
-  ['id', nonEmptyString], ['baseURL', nonEmptyString], ['model', nonEmptyString],
+  ['id', nonEmptyString], ['chatluna', chatLunaName], ['baseURL', nonEmptyString], ['model', nonEmptyString],
   ['maxRetries', nonNegative], ['timeoutMs', positive], ['contextTokens', nonNegative],
   ['reasoning', reasoningMode], ['provider', providerName], ['thinkingBudget', optionalWholeNonNegative],
   ['cacheTtl', (_, v) => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'"],

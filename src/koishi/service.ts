@@ -6,7 +6,7 @@ import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
 import { checkConfig, type CheckedConfig } from '../config/validate'
 import { ModelHealth } from '../model/failover'
-import { createModel, type ModelHandle } from '../model/provider'
+import { createModels, type ModelHandle } from './chatluna'
 import { ReasoningModes } from '../model/reasoning-mode'
 import { Extensions } from '../runtime/extensions'
 import type { SchemeFactory, ToolFactory } from '../tools/types'
@@ -46,7 +46,7 @@ export type { WakeOptions } from './routing'
 const DATABASE_GRACE_MS = 3000
 
 export class KotodamaService extends Service {
-  static inject = { http: { required: false }, database: { required: false }, vits: { required: false } }
+  static inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false } }
   readonly extensions = new Extensions()
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */
@@ -63,7 +63,7 @@ export class KotodamaService extends Service {
   readonly loaded = new LoadedConversations(1000)
   /** Bound to the plugin's own context once: a method called from another plugin never rebinds it. */
   private platform: Platform
-  private models = new Map<string, ModelHandle>()
+  private models: Map<string, ModelHandle>
   private runtimes: RuntimeRegistry
   private routing: Routing
   private inbound: Inbound
@@ -88,7 +88,7 @@ export class KotodamaService extends Service {
     this.checked = checkConfig(config)
     logProblems(this.checked, this.log)
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
-    for (const [id, m] of this.checked.models) this.models.set(id, createModel(m, this.reasoning, { logger: this.log }))
+    this.models = createModels(ctx, this.checked.models, this.reasoning, this.log)
     // The first program otherwise pays ~100 ms to compile the sandbox.
     const warm = this.checked.profiles.some(p => p.codemode.enabled)
     if (warm) this.sandbox.warmUp().catch(e => this.log.warn('codemode sandbox could not warm up: %s', e?.message ?? e))

@@ -40,7 +40,7 @@ export interface SpeechModels {
 export function createModel(config: ModelConfig, reasoning?: ReasoningModes, o: { logger?: Logger; chatluna?: ChatLunaModels } = {}): ModelHandle {
   const { apiKey, ...visible } = config
   // a ChatLuna entry's baseURL and model are the Schema's defaults: never used (it would be an Ollama entry)
-  if (config.chatluna) return { config: Object.freeze(visible), model: chatLunaModel(config.chatluna, o.chatluna) }
+  if (config.chatluna) return { config: Object.freeze(visible), model: chatLunaModel(config.chatluna, o.chatluna, { reasoning: config.reasoning }) }
   const handle = { config: Object.freeze(visible), speech: speechModels(config) }
   if (config.provider && config.provider !== 'openai-compatible') {
     return { ...handle, model: withDialect(nativeModel(config, o.logger), config.toolCalls) }

@@ -56,6 +56,8 @@ export interface HarnessOptions {
   database?: { plugin: any; config: any }
   /** the selfId of the default mock bot; default 514 */
   selfId?: string
+  /** called before the plugin is installed: services it uses (a fake chatluna) are there when it starts */
+  before?: (app: App) => void
 }
 
 /** Typing whose pause before each message is its length in ms, held between `minMs` and `maxMs`, without jitter. */
@@ -115,6 +117,7 @@ export class Harness extends AppHarness {
     await app.start()
     markSessionSends(app)
     for (const bot of app.bots) h.stubSends(bot)
+    o.before?.(app)
     h.fork = app.plugin(kotodama, config)
     await h.idle()
     return h
