@@ -44,6 +44,11 @@ export interface RuntimePart {
   searchable?(): Searchable | undefined
   /** runs before each turn of any conversation (e.g. looking for the owner's edits, waiting for a transcript) */
   beforeTurn?(conversation: string): Promise<void>
+  /**
+   * its lines of the turn's opening note, after beforeTurn (the people present, SPEC §21): the
+   * newest message holds them, never the system prompt, so the prompt cache holds (SPEC §16)
+   */
+  opening?(conversation: string): string | undefined | Promise<string | undefined>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
   appended?(conversation: string, entries: readonly Entry[]): void
   /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */

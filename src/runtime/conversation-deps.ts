@@ -35,7 +35,8 @@ export interface ConversationDeps {
   /** image bytes for projection */
   loadImage(url: string): Promise<LoadedImage>
   /** Runs before each turn (the memory cache looks for the owner's changes); never throws. */
-  beforeTurn?(): Promise<void>
+  /** resolves with the parts' lines of the turn's opening note */
+  beforeTurn?(): Promise<string[]>
   /** told after entries were appended, a turn ended or the history was reset (the console page) */
   changed?(): void
   /** told the entries appended, as they are appended (recall indexes what was said, SPEC §17) */

@@ -100,6 +100,12 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
     beforeTurn: async () => {
       for (const p of side.parts) await p.beforeTurn?.(key).catch(e => side.logged(p, 'could not prepare a turn', e))
+      const lines: string[] = []
+      for (const p of side.parts) {
+        const line = await Promise.resolve().then(() => p.opening?.(key)).catch((e): undefined => void side.logged(p, 'could not open a turn', e))
+        if (line) lines.push(line)
+      }
+      return lines
     },
     indexed: entries => {
       for (const p of side.parts) {

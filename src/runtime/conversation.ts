@@ -60,8 +60,8 @@ export class Conversation implements TurnPort {
       key: deps.key, logger: deps.logger, stopped: () => this.stopped, ended: () => this.deps.changed?.(),
       run: async req => {
         this.cancelWait()
-        await this.deps.beforeTurn?.()
-        await runTurn(this, req)
+        const lines = await this.deps.beforeTurn?.()
+        await runTurn(this, lines?.length ? { ...req, note: [req.note, ...lines].filter(Boolean).join('\n') } : req)
       },
     })
     this.waiting = new ConversationWait({ clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req) })

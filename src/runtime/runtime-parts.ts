@@ -18,6 +18,7 @@ import type { Entry } from '../history/entries'
 import type { SpeechPlatform } from '../voice/types'
 import { voiceOf, type Voice } from '../voice/runtime-part'
 import type { PortShelf } from './sticker-port'
+import type { TurnRequest } from './turn-port'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 
@@ -36,6 +37,8 @@ export interface PartsDeps {
   platform: SpeechPlatform
   /** appends to a conversation's history, loading it if need be (a voice's transcript) */
   append(conversation: string, entries: Entry[]): Promise<void>
+  /** asks for a turn of `channel`'s conversation (an idle wake): the attention policies decide when, as for a wait */
+  request(channel: string, req: TurnRequest): Promise<void>
 }
 
 /** What send_message may use of the parts: each absent when its part is off. */

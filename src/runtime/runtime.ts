@@ -31,6 +31,7 @@ import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 import { runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
+import type { TurnRequest } from './turn-port'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
@@ -39,14 +40,11 @@ export class Runtime {
   readonly resources: ResourceCenter
   readonly assets: AssetStore
   readonly artifacts: ArtifactStore
-  /** local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13) */
-  readonly memory: Memory
-  /** what was said, searched: the search tool and history:// (SPEC §17) */
-  readonly recall: Recall
+  readonly memory: Memory  // local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13)
+  readonly recall: Recall  // what was said, searched: the search tool and history:// (SPEC §17)
   readonly stickers?: RuntimeParts['stickers']  // the sticker library (SPEC §19), when stickers.enabled
   readonly voice?: RuntimeParts['voice']  // hearing and speaking (SPEC §20), when voice.stt or voice.tts is set
-  /** the capabilities this runtime is composed of, in prompt order */
-  readonly parts: readonly RuntimePart[]
+  readonly parts: readonly RuntimePart[]  // the capabilities this runtime is composed of, in prompt order
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
   /** requests, tokens and errors per model, since start and today */
@@ -94,7 +92,7 @@ export class Runtime {
     this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
     const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
       history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform,
-      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)) })
+      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req) })
     ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
     const side = this.conversationSide(parts.send)
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
@@ -193,11 +191,14 @@ export class Runtime {
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
-    await this.conversations.using(this.conversationKey(channel), conv => {
-      this.aim(conv, channel)
-      conv.request({ reason: `wake:${reason}`, note: `[wake: ${reason}]` })
-    })
+    await this.requestTurn(channel, { reason: `wake:${reason}`, note: `[wake: ${reason}]` })
   }
+
+  /** A turn of `channel`'s conversation, as a wait's or a part's (an idle wake): the attention policies decide when. */
+  private requestTurn = (channel: string, req: TurnRequest) => this.conversations.using(this.conversationKey(channel), conv => {
+    this.aim(conv, channel)
+    conv.request(req)
+  })
 
   systemPrompt(): string {
     const { profile, bot, botName } = this.options
