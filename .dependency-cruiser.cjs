@@ -16,7 +16,7 @@ const LAYERS = [
   ['history'],
   ['tools'],
   ['part'],
-  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice'],
+  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice', 'initiative'],
   ['recall'],
   ['runtime'],
   ['console-data'],

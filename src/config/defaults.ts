@@ -47,3 +47,6 @@ export const DEFAULT_VOICE: Readonly<import('./types').VoiceConfig> = { stt: '',
 export const DEFAULT_STICKERS: Readonly<import('./types').StickersConfig> = {
   enabled: false, dir: '', maxPerTurn: 1, offer: 24, learn: DEFAULT_STICKER_LEARN,
 }
+export const DEFAULT_INITIATIVE: Readonly<import('./types').InitiativeConfig> = {
+  enabled: false, idleMinutes: 240, backoff: 2, maxIdleMinutes: 1440, jitter: 0.1, activeHours: '09:00-23:00', timezone: '', perDay: 2, stopAfterUnanswered: 2,
+}

@@ -3,7 +3,7 @@
 import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
-  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
+  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
 } from './defaults'
 
@@ -138,6 +138,17 @@ const profile = Schema.object({
     ttsVoice: Schema.string().default(DEFAULT_VOICE.ttsVoice),
     maxSeconds: Schema.number().default(DEFAULT_VOICE.maxSeconds),
     maxChars: Schema.number().default(DEFAULT_VOICE.maxChars),
+  }),
+  initiative: Schema.object({
+    enabled: Schema.boolean().default(DEFAULT_INITIATIVE.enabled),
+    idleMinutes: Schema.number().default(DEFAULT_INITIATIVE.idleMinutes),
+    backoff: Schema.number().default(DEFAULT_INITIATIVE.backoff),
+    maxIdleMinutes: Schema.number().default(DEFAULT_INITIATIVE.maxIdleMinutes),
+    jitter: Schema.number().default(DEFAULT_INITIATIVE.jitter),
+    activeHours: Schema.string().default(DEFAULT_INITIATIVE.activeHours),
+    timezone: Schema.string().default(DEFAULT_INITIATIVE.timezone),
+    perDay: Schema.number().default(DEFAULT_INITIATIVE.perDay),
+    stopAfterUnanswered: Schema.number().default(DEFAULT_INITIATIVE.stopAfterUnanswered),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),

@@ -152,6 +152,29 @@ export interface ProfileConfig {
   stickers?: StickersConfig
   /** hearing and speaking (SPEC §20); absent: DEFAULT_VOICE (off) */
   voice?: VoiceConfig
+  /** idle wakes (SPEC §21); absent: DEFAULT_INITIATIVE (off) */
+  initiative?: InitiativeConfig
+}
+
+/** Idle wakes (SPEC §21, docs/initiative.md): a turn of a conversation gone quiet, bounded by hours, a day's count, silence. */
+export interface InitiativeConfig {
+  enabled: boolean
+  /** the first idle wake this long after the last human message (its platform time) */
+  idleMinutes: number
+  /** each unanswered idle wake multiplies the wait (>= 1) ... */
+  backoff: number
+  /** ... up to this */
+  maxIdleMinutes: number
+  /** the wait is drawn within ±this share of itself */
+  jitter: number
+  /** 'HH:MM-HH:MM' local time of `timezone`, may wrap midnight ('20:00-02:00') */
+  activeHours: string
+  /** IANA name; '': the host's */
+  timezone: string
+  /** idle wakes per conversation per local day */
+  perDay: number
+  /** then none until a human writes */
+  stopAfterUnanswered: number
 }
 
 /** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */

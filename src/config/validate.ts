@@ -2,8 +2,9 @@
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
 import { PROVIDERS, type CodemodeLimits, type Config, type McpServerConfig, type ModelConfig, type ProfileConfig, type ProviderName,
-  type StickersConfig, type VoiceConfig } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE } from './defaults'
+  type StickersConfig, type VoiceConfig, type InitiativeConfig } from './types'
+import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE } from './defaults'
+import { INITIATIVE_CHECKS } from './initiative-checks'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
 export interface ConfigProblem {
@@ -221,6 +222,8 @@ function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[]
     out.stickers = stickers
   }
   if (p.voice !== undefined) out.voice = checkedSection<VoiceConfig>(p.voice, DEFAULT_VOICE, voiceChecks(models), `${base}.voice`, report)
+  const idle = p.initiative
+  if (idle !== undefined) out.initiative = checkedSection<InitiativeConfig>(idle, DEFAULT_INITIATIVE, INITIATIVE_CHECKS, `${base}.initiative`, report)
   return out
 }
 

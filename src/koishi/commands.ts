@@ -33,6 +33,7 @@ export function registerCommands(ctx: Context) {
       for (const c of convs) {
         const wait = (c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : '')
           + (c.muted ? session.text(`.muted-${c.muted.by}`, [formatTime(c.muted.until)]) : '')
+          + (c.idle ? 'at' in c.idle ? session.text('.idle-at', [formatTime(c.idle.at)]) : session.text('.idle-none', [c.idle.none]) : '')
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
       }
       for (const u of r.usage.snapshot()) {

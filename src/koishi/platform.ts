@@ -7,7 +7,7 @@ import { httpGet } from '../resources/schemes/http-fetch'
 import { ReplyContexts } from './reply-context'
 import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
-import { voiceFormatOf } from './presence/capabilities'
+import { allowsProactive, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
 
 export function koishiPlatform(ctx: Context): Platform {
@@ -34,6 +34,7 @@ export function koishiPlatform(ctx: Context): Platform {
     knowsFace: attrs => isFace(attrs),
     speak: (text, speaker) => vitsSpeak(ctx, text, speaker),
     voiceFormat: id => voiceFormatOf(id.slice(0, id.indexOf(':'))),
+    proactive: id => allowsProactive(id.slice(0, id.indexOf(':'))),
     async typing(id, channel) {
       // Satori has no typing API; these adapters expose one through their internal client.
       const b = bot(id)

@@ -12,6 +12,8 @@ export interface ConversationStatus {
   wait?: { seconds?: number; messages?: number; armedAt: number; factsSeen: number }
   /** the mind may not speak there until then (SPEC §19: a platform ban, the owner's pause) */
   muted?: { until: number; by: 'platform' | 'owner' }
+  /** the next idle wake, or why there is none (SPEC §21); absent: initiative is off */
+  idle?: { at: number } | { none: string }
 }
 
 export class Conversations {

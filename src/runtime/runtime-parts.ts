@@ -16,6 +16,9 @@ import { stickersOf } from '../stickers/runtime-part'
 import type { RuntimeView, VoicePort } from '../tools/types'
 import type { Entry } from '../history/entries'
 import type { SpeechPlatform } from '../voice/types'
+import { DEFAULT_INITIATIVE } from '../config/defaults'
+import { InitiativePart } from '../initiative/part'
+export { annotateIdle } from '../initiative/part'
 import { voiceOf, type Voice } from '../voice/runtime-part'
 import type { PortShelf } from './sticker-port'
 import type { TurnRequest } from './turn-port'
@@ -34,7 +37,9 @@ export interface PartsDeps {
   /** whether message `id` of `channel` was recalled (SPEC §19) */
   recalled(channel: string, id: string): boolean
   /** the platform's speech (SPEC §20: Koishi's vits service, SILK where needed) */
-  platform: SpeechPlatform
+  platform: SpeechPlatform & { proactive?(bot: string): boolean }
+  /** whether the mind may not speak in `channel` now (SPEC §19: muted, paused) */
+  muted(channel: string): boolean
   /** appends to a conversation's history, loading it if need be (a voice's transcript) */
   append(conversation: string, entries: Entry[]): Promise<void>
   /** asks for a turn of `channel`'s conversation (an idle wake): the attention policies decide when, as for a wait */
@@ -72,9 +77,21 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const searchable = () => all.flatMap(p => { const s = p.searchable?.(); return s ? [s] : [] })
   const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable })
   const voice = voiceOf(view, { clock: d.clock, calls: d.calls, platform: d.platform, append: d.append })
-  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [])
+  const idle = initiativeOf(d)
+  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [], ...idle ? [idle] : [])
   const send: SendPorts = { ...stickers ? { stickers: stickers.library } : {}, ...voice?.port ? { voice: voice.port } : {} }
   return { memory, recall, stickers: stickers?.library, voice, send, all }
+}
+
+/** Idle wakes (SPEC §21), when initiative.enabled. */
+function initiativeOf(d: PartsDeps): InitiativePart | undefined {
+  const config = d.view.profile.initiative ?? DEFAULT_INITIATIVE
+  if (!config.enabled) return undefined
+  const { view, platform } = d
+  return new InitiativePart({
+    config, home: view.home, bot: view.bot, clock: d.clock, logger: view.logger, random: Math.random,
+    proactive: () => platform.proactive?.(view.bot) !== false, muted: d.muted, request: (ch, req) => d.request(ch, req),
+  })
 }
 
 /** Stops each part in turn; one that fails is logged and the next still stops. */

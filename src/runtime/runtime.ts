@@ -29,7 +29,7 @@ import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
-import { runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
+import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
 import type { TurnRequest } from './turn-port'
 
@@ -91,7 +91,7 @@ export class Runtime {
     const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
     this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
     const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
-      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform,
+      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform, muted: ch => this.presence.isMuted(ch),
       append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req) })
     ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
     const side = this.conversationSide(parts.send)
@@ -218,7 +218,7 @@ export class Runtime {
   }
 
   async status(): Promise<ConversationStatus[]> {
-    return this.presence.annotate(await this.conversations.status())
+    return annotateIdle(this.parts, this.presence.annotate(await this.conversations.status()))
   }
 
   /** Resolves when every conversation's history written so far is on disk, and the parts are done with it. */

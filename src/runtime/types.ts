@@ -32,6 +32,8 @@ export interface Platform {
   speak?: SpeechPlatform['speak']
   /** how the platform of `bot` takes voice messages; absent: as they are */
   voiceFormat?: SpeechPlatform['voiceFormat']
+  /** Whether `bot` may send a message nobody asked for (an idle wake, SPEC §21); absent: it may */
+  proactive?(bot: string): boolean
   /** Shows a typing indicator where the adapter has one; never throws. */
   typing?(bot: string, channel: string): Promise<void>
   /**

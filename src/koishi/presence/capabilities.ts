@@ -79,6 +79,11 @@ export function voiceFormatOf(platform: string): VoiceFormat | undefined {
   return BY_PLATFORM[platform]?.voiceAs
 }
 
+/** The platform lets the bot send messages nobody asked for (idle wakes, SPEC §21); an unknown platform does. */
+export function allowsProactive(platform: string): boolean {
+  return (BY_PLATFORM[platform]?.has.proactive ?? true) === true
+}
+
 /** The platform wants a send to carry the message it answers (QQ's passive replies). */
 export function needsPassiveReplies(platform: string): boolean {
   return BY_PLATFORM[platform]?.has.passiveReplies === true

@@ -1,0 +1,84 @@
+// When a conversation gone quiet gets its next idle wake (SPEC §21): pure, over the state the part
+// keeps per conversation, so the rules are tested without a runtime (docs/initiative.md).
+import type { InitiativeConfig } from '../config/types'
+import { parseActiveHours, type HoursWindow } from '../config/initiative-checks'
+import { dayOf, nextDay, nextOpening } from './active-hours'
+
+const MINUTE = 60_000
+
+/** What the part knows of one conversation; stored as is (initiative.json). */
+export interface IdleState {
+  /** where an idle turn is asked for (the last human message's channel) */
+  channel: string
+  /** the platform time of the last human message */
+  humanAt?: number
+  /** its author's name, for the opening note */
+  human?: string
+  /** the bot sent a message after the last human message */
+  botLast?: boolean
+  /** idle wakes since the last human message */
+  unanswered: number
+  /** the last idle wake */
+  idleAt?: number
+  /** the local day of the idle wakes counted in `today` */
+  day?: string
+  today: number
+  /** the next idle wake as drawn (jitter included), kept so it does not move at each look */
+  due?: number
+}
+
+export type IdleNext = { at: number } | { none: string }
+
+/** The config as the schedule reads it: the window parsed once. */
+export interface IdleRules {
+  config: InitiativeConfig
+  hours: HoursWindow
+  zone: string
+}
+
+export function rulesOf(config: InitiativeConfig): IdleRules {
+  const hours = parseActiveHours(config.activeHours)
+  // validate.ts replaced a bad window by the default; this stands in for a config built by hand
+  return { config, hours: typeof hours === 'string' ? { start: 9 * 60, end: 23 * 60 } : hours, zone: config.timezone }
+}
+
+/** The wait before the next idle wake, before jitter: idleMinutes × backoff^unanswered, at most maxIdleMinutes. */
+export function idleDelay(unanswered: number, c: InitiativeConfig): number {
+  return Math.min(c.idleMinutes * Math.pow(c.backoff, unanswered), c.maxIdleMinutes) * MINUTE
+}
+
+/**
+ * The next idle wake of `s`, or why there is none. `random` draws the jitter ([0, 1)). The wait
+ * counts from the last idle wake when there was one since the last human message, else from that
+ * message; a time outside activeHours moves to the next opening, a day that had perDay moves to
+ * the next day's. `now` only marks a wake already due (it fires at `now`, inside the hours).
+ */
+export function nextIdleAt(s: IdleState, rules: IdleRules, now: number, random: () => number): IdleNext {
+  const c = rules.config
+  if (!c.enabled) return { none: 'off' }
+  if (s.humanAt === undefined) return { none: 'no human message yet' }
+  if (s.botLast) return { none: 'the bot spoke last' }
+  if (s.unanswered >= c.stopAfterUnanswered) return { none: `${s.unanswered} unanswered idle wakes: waiting for a human message` }
+  const from = s.unanswered > 0 && s.idleAt !== undefined ? Math.max(s.idleAt, s.humanAt) : s.humanAt
+  const spread = 1 + c.jitter * (2 * random() - 1)
+  let at = Math.max(now, Math.round(from + idleDelay(s.unanswered, c) * spread))
+  for (let guard = 0; guard < 400; guard++) {
+    at = nextOpening(at, rules.hours, rules.zone)
+    if (s.day !== dayOf(at, rules.zone) || s.today < c.perDay) return { at }
+    at = nextDay(at, rules.zone)
+  }
+  return { none: 'no opening within a year' }
+}
+
+/** `s` after an idle wake at `at`: counted as unanswered and toward the day's perDay. */
+export function afterIdleWake(s: IdleState, at: number, rules: IdleRules): IdleState {
+  const day = dayOf(at, rules.zone)
+  return { ...s, unanswered: s.unanswered + 1, idleAt: at, today: s.day === day ? s.today + 1 : 1, day, due: undefined }
+}
+
+/** `s` after a human message at platform time `at` by `name`: the schedule starts again. */
+export function afterHuman(s: IdleState | undefined, channel: string, at: number, name: string): IdleState {
+  const keep = s ? { day: s.day, today: s.today } : { today: 0 }
+  if (s?.humanAt !== undefined && at < s.humanAt) return s  // an older (pulled) message changes nothing
+  return { channel, humanAt: at, human: name, unanswered: 0, ...keep, ...s?.idleAt !== undefined ? { idleAt: s.idleAt } : {} }
+}
