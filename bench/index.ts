@@ -23,6 +23,7 @@ import { stickers } from './stickers'
 import { stickersLearn } from './stickers-learn'
 import { voice } from './voice'
 import { providerCache } from './provider-cache'
+import { initiative } from './initiative'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -47,6 +48,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['19', 'learning stickers', stickersLearn],
   ['20', 'voice', voice],
   ['21', 'provider prompt caches', providerCache],
+  ['22', 'initiative', initiative],
 ]
 
 async function main() {
