@@ -16,6 +16,7 @@ import { InitiativePart } from '../src/initiative/part'
 import { nextIdleAt, rulesOf, type IdleState } from '../src/initiative/schedule'
 import { systemClock } from '../src/util/clock'
 import { Harness, call, NO_TYPING } from './support/harness'
+import { conversationSummaries } from '../src/console-data/summary'
 import { lastUserText } from './support/fake-openai'
 
 const H = 3_600_000
@@ -212,6 +213,9 @@ describe('initiative: an idle turn through the plugin', function () {
     const [r] = await h.app.kotodama.list()
     const idle = (await r.status()).find(c => c.key.includes('room1'))?.idle as any
     expect(idle?.at).to.be.closeTo(Date.now() + 10 * MIN, 2000)
+    // the console's conversation list shows it too
+    const listed = (await conversationSummaries(r)).find(c => c.key.includes('room1'))
+    expect(listed?.idle).to.deep.equal(idle)
     expect(h.server.requests).to.have.length(0)
     await clock.tickAsync(10 * MIN + 1000)
     await h.server.waitForRequests(1)

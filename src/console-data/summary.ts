@@ -1,6 +1,7 @@
 // Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
 // own state: its loaded conversations, their entries and history files, its usage book (today and
 // the days before, SPEC §16).
+import { initiativeIn } from '../initiative/part'
 import { join } from 'node:path'
 import { walkNotes } from '../memory/walk'
 import type { ConversationLook, RuntimeLook } from './views'
@@ -56,6 +57,7 @@ async function conversationSummary(r: RuntimeLook, c: ConversationLook): Promise
     ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: fact.user.name, text: last.text.slice(0, 200) } } : {}),
     ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
     ...mutedOf(r, c.key),
+    ...idleOf(r, c.key),
     usage: conversationUsage(c.entries, r.usage.priceOf),
   }
 }
@@ -64,6 +66,11 @@ export async function conversationTranscript(r: RuntimeLook, key: string): Promi
   const c = (await r.loaded()).find(c => c.key === key)
   if (!c) return undefined
   return transcript({ key, entries: c.entries, busy: c.busy, live: c.live, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
+}
+
+function idleOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'idle'> {
+  const initiative = r.parts && initiativeIn(r.parts)
+  return initiative ? { idle: initiative.next(key) } : {}
 }
 
 function mutedOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'muted'> {

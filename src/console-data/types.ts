@@ -85,6 +85,8 @@ export interface ConversationSummary {
   wait?: WaitSummary
   /** the mind may not speak there until then: the platform's ban or the owner's pause (SPEC §19) */
   muted?: { until: number; by: 'platform' | 'owner' }
+  /** the next idle wake, or why there is none, when initiative is on (SPEC §21) */
+  idle?: { at: number } | { none: string }
   /** loaded conversations: over the same entries the transcript shows */
   usage?: ConversationUsage
 }

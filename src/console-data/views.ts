@@ -1,5 +1,6 @@
 // What the console reads of a running runtime and its conversations: a narrow view the runtime
 // satisfies, so the page's data shaping needs neither the concrete runtime nor its stores.
+import type { RuntimePart } from '../part/runtime-part'
 import type { Entry, LiveStep } from '../history/entries'
 import type { PriceOf } from '../usage/cost'
 import type { DayUsage } from '../usage/book'
@@ -24,4 +25,6 @@ export interface RuntimeLook {
   loaded(): Promise<ConversationLook[]>
   /** its channels' mutes (SPEC §19) */
   readonly presence: { mutedUntil(channel: string): { until: number; by: 'platform' | 'owner' } | undefined }
+  /** what it is composed of (the initiative part tells the next idle wake, SPEC §21) */
+  readonly parts?: readonly RuntimePart[]
 }
