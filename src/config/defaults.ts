@@ -47,3 +47,6 @@ export const DEFAULT_VOICE: Readonly<import('./types').VoiceConfig> = { stt: '',
 export const DEFAULT_STICKERS: Readonly<import('./types').StickersConfig> = {
   enabled: false, dir: '', maxPerTurn: 1, offer: 24, learn: DEFAULT_STICKER_LEARN,
 }
+
+/** SPEC §21 "People" */
+export const DEFAULT_PEOPLE: Readonly<import('./types').PeopleConfig> = { enabled: true, noteChars: 400 }

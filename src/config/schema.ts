@@ -3,7 +3,7 @@
 import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
-  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
+  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_PEOPLE, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
 } from './defaults'
 
@@ -138,6 +138,10 @@ const profile = Schema.object({
     ttsVoice: Schema.string().default(DEFAULT_VOICE.ttsVoice),
     maxSeconds: Schema.number().default(DEFAULT_VOICE.maxSeconds),
     maxChars: Schema.number().default(DEFAULT_VOICE.maxChars),
+  }),
+  people: Schema.object({
+    enabled: Schema.boolean().default(DEFAULT_PEOPLE.enabled),
+    noteChars: Schema.number().default(DEFAULT_PEOPLE.noteChars),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),

@@ -152,6 +152,15 @@ export interface ProfileConfig {
   stickers?: StickersConfig
   /** hearing and speaking (SPEC §20); absent: DEFAULT_VOICE (off) */
   voice?: VoiceConfig
+  /** notes of the people present, in each turn's opening note (SPEC §21); absent: DEFAULT_PEOPLE (on) */
+  people?: PeopleConfig
+}
+
+/** People (SPEC §21): a note per person, local://memory/people/<platform>/<userId>.md. */
+export interface PeopleConfig {
+  enabled: boolean
+  /** UTF-16 units of each present person's note shown to the mind */
+  noteChars: number
 }
 
 /** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */
