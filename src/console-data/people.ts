@@ -43,7 +43,8 @@ export async function peopleNotes(local: string, chars = CONSOLE_NOTE_CHARS): Pr
     const person = byKey.get(key) ?? { platform, id }
     byKey.set(key, person)
     const head = await readNoteHead(join(dir, f.rel), chars)
-    if (head) person[m[3] ? 'private' : 'shared'] = { url: formatFileUrl({ scheme: 'local', segments: [...PEOPLE_DIR.split('/'), ...f.rel.split('/')], selectors: [], raw: '' }), ...head }
+    const url = formatFileUrl({ scheme: 'local', segments: [...PEOPLE_DIR.split('/'), ...f.rel.split('/')], selectors: [], raw: '' })
+    if (head) person[m[3] ? 'private' : 'shared'] = { url, ...head }
   }
   return [...byKey.values()].sort((a, b) => a.platform.localeCompare(b.platform) || a.id.localeCompare(b.id)).slice(0, MAX_LISTED)
 }
