@@ -13,6 +13,8 @@ import { readNoteHead, type NoteHead } from './people-notes'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
+/** speakers remembered per conversation between turns */
+const KEPT = 4 * MAX_PEOPLE
 
 interface Person {
   platform: string
@@ -61,6 +63,8 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
         let people = present.get(conversation)
         if (!people) present.set(conversation, people = new Map())
         people.delete(key)
+        // a busy group between turns: only the latest speakers can be shown
+        if (people.size >= KEPT) people.delete(people.keys().next().value!)
         people.set(key, { platform, id: e.fact.user.id, name: oneLine(e.fact.user.name || e.fact.user.id) })
       }
     },
