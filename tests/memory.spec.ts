@@ -44,13 +44,13 @@ describe('memory in every request (SPEC §13)', function () {
     await start()
     const [first, second] = await turn([
       call('write', { url: 'local://memory/core.md', content: 'I am Neko.\nPromise: remind Bob of the party on Friday.\n' }),
-      call('write', { url: 'local://memory/people/bob.md', content: 'Bob (u-bob): likes jazz\nbirthday in May\n' }),
+      call('write', { url: 'local://memory/topics/bob.md', content: 'Bob (u-bob): likes jazz\nbirthday in May\n' }),
     ])
     expect(sectionOf(first)).to.include('### local://memory/core.md (pinned): does not exist yet; create it with write')
     expect(sectionOf(first)).to.include('### Index of local://memory/: no notes yet')
     const memory = sectionOf(second)
     expect(memory).to.include('### local://memory/core.md (pinned, 55 bytes)\nI am Neko.\nPromise: remind Bob of the party on Friday.')
-    expect(memory).to.include('### Index of local://memory/ (1 file)\n- local://memory/people/bob.md (40 bytes): Bob (u-bob): likes jazz')
+    expect(memory).to.include('### Index of local://memory/ (1 file)\n- local://memory/topics/bob.md (40 bytes): Bob (u-bob): likes jazz')
     // after the protocol (which explains memory), before who the bot is
     const protocolAt = second.indexOf('## How you live in this chat')
     expect(second.indexOf('Memory: local://memory/ keeps what must outlive')).to.be.greaterThan(protocolAt)
@@ -60,9 +60,9 @@ describe('memory in every request (SPEC §13)', function () {
 
   it('with many files the section keeps to 8,000 units and names what does not fit with a read call', async () => {
     await start({ memory: { maxFiles: 2000 } })
-    await mkdir(join(local, 'memory', 'people'), { recursive: true })
+    await mkdir(join(local, 'memory', 'topics'), { recursive: true })
     for (let i = 0; i < 1000; i++) {
-      await writeFile(join(local, 'memory', 'people', `p${String(i).padStart(4, '0')}.md`), `Person ${i}: ${'likes many things, '.repeat(3)}\nmore\n`)
+      await writeFile(join(local, 'memory', 'topics', `p${String(i).padStart(4, '0')}.md`), `Person ${i}: ${'likes many things, '.repeat(3)}\nmore\n`)
     }
     const core = Array.from({ length: 600 }, (_, i) => `core line ${i}: ${'keep this in mind. '.repeat(2)}`).join('\n') + '\n'
     await writeFile(join(local, 'memory', 'core.md'), core)
@@ -81,7 +81,7 @@ describe('memory in every request (SPEC §13)', function () {
     expect(index, memory.slice(-500)).to.not.equal(null)
     const listed = index[1].split('\n').filter(Boolean)
     expect(listed.length + Number(index[2])).to.equal(1000)
-    expect(listed[0]).to.equal('- local://memory/people/p0000.md (73 bytes): Person 0: likes many things, likes many things, likes many things,')
+    expect(listed[0]).to.equal('- local://memory/topics/p0000.md (73 bytes): Person 0: likes many things, likes many things, likes many things,')
     const [again] = await turn([call('read', { url: note[1] })])
     const rest = toolResultsOf(h.server.requests.at(-1)).at(-1).content
     expect(core.slice(0, Number(note[2])) + rest).to.equal(core)

@@ -50,3 +50,6 @@ export const DEFAULT_STICKERS: Readonly<import('./types').StickersConfig> = {
 export const DEFAULT_INITIATIVE: Readonly<import('./types').InitiativeConfig> = {
   enabled: false, idleMinutes: 240, backoff: 2, maxIdleMinutes: 1440, jitter: 0.1, activeHours: '09:00-23:00', timezone: '', perDay: 2, stopAfterUnanswered: 2,
 }
+
+/** SPEC §21 "People" */
+export const DEFAULT_PEOPLE: Readonly<import('./types').PeopleConfig> = { enabled: true, noteChars: 400 }

@@ -3,7 +3,8 @@
 import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
-  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE,
+  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_PEOPLE, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
+  DEFAULT_INITIATIVE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
 } from './defaults'
 
@@ -149,6 +150,10 @@ const profile = Schema.object({
     timezone: Schema.string().default(DEFAULT_INITIATIVE.timezone),
     perDay: Schema.number().default(DEFAULT_INITIATIVE.perDay),
     stopAfterUnanswered: Schema.number().default(DEFAULT_INITIATIVE.stopAfterUnanswered),
+  }),
+  people: Schema.object({
+    enabled: Schema.boolean().default(DEFAULT_PEOPLE.enabled),
+    noteChars: Schema.number().default(DEFAULT_PEOPLE.noteChars),
   }),
   recall: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),

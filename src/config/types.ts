@@ -154,6 +154,8 @@ export interface ProfileConfig {
   voice?: VoiceConfig
   /** idle wakes (SPEC §21); absent: DEFAULT_INITIATIVE (off) */
   initiative?: InitiativeConfig
+  /** notes of the people present, in each turn's opening note (SPEC §21); absent: DEFAULT_PEOPLE (on) */
+  people?: PeopleConfig
 }
 
 /** Idle wakes (SPEC §21, docs/initiative.md): a turn of a conversation gone quiet, bounded by hours, a day's count, silence. */
@@ -175,6 +177,13 @@ export interface InitiativeConfig {
   perDay: number
   /** then none until a human writes */
   stopAfterUnanswered: number
+}
+
+/** People (SPEC §21): a note per person, local://memory/people/<platform>/<userId>.md. */
+export interface PeopleConfig {
+  enabled: boolean
+  /** UTF-16 units of each present person's note shown to the mind */
+  noteChars: number
 }
 
 /** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */

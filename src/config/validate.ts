@@ -3,7 +3,7 @@
 import { patternError } from '../claims/match'
 import { PROVIDERS, type CodemodeLimits, type Config, type McpServerConfig, type ModelConfig, type ProfileConfig, type ProviderName,
   type StickersConfig, type VoiceConfig, type InitiativeConfig } from './types'
-import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE } from './defaults'
+import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_PEOPLE, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE } from './defaults'
 import { INITIATIVE_CHECKS } from './initiative-checks'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
@@ -200,6 +200,8 @@ const LEARN_CHECKS: [string, Check][] = [
   ['seenTimes', wholeNonNegative], ['windowMinutes', positive], ['perDay', wholeNonNegative],
 ]
 
+const PEOPLE_CHECKS: [string, Check][] = [['enabled', isBoolean], ['noteChars', positiveInt]]
+
 /** `voice.stt` and `voice.tts` name speech models ('vits': Koishi's service); an unknown one turns its side off. */
 function voiceChecks(models: Map<string, ModelConfig>): [string, Check][] {
   const known = (vits: boolean): Check => (_, v) => typeof v !== 'string' ? 'must be a model id or empty'
@@ -224,6 +226,7 @@ function withSections(p: ProfileConfig, index: number, problems: ConfigProblem[]
   if (p.voice !== undefined) out.voice = checkedSection<VoiceConfig>(p.voice, DEFAULT_VOICE, voiceChecks(models), `${base}.voice`, report)
   const idle = p.initiative
   if (idle !== undefined) out.initiative = checkedSection<InitiativeConfig>(idle, DEFAULT_INITIATIVE, INITIATIVE_CHECKS, `${base}.initiative`, report)
+  if (p.people !== undefined) out.people = checkedSection(p.people, DEFAULT_PEOPLE, PEOPLE_CHECKS, `${base}.people`, report)
   return out
 }
 

@@ -34,6 +34,15 @@ export interface MemoryOptions {
   /** the resource center's text cache: a written file's kept text is dropped from it */
   texts: TextCache
   logger?: Logger
+  /** private sections of people's notes (SPEC §21): what a conversation may read, where its writes go */
+  guard?: LocalGuard
+  /** files under local/ the index leaves out (people/, shown only in openings) */
+  unlisted?: (rel: string) => boolean
+}
+
+export interface LocalGuard {
+  read(url: string, conversation: string | undefined): void
+  write(url: string, request: WriteRequest, conversation: string | undefined): { url: string; request: WriteRequest }
 }
 
 interface Pinned extends PinnedView {
@@ -68,11 +77,22 @@ export class Memory {
       try {
         if (opts.signal?.aborted) throw new ResourceError('write_failed', 'not written: the call was aborted')
         const local = this.ensure()
-        return await writeLocal({ files: local, limits: this.config, changed: (path, rel) => this.changed(path, rel) }, url, request)
+        const w = this.options.guard?.write(url, request, opts.conversation) ?? { url, request }
+        return await writeLocal({ files: local, limits: this.config, changed: (path, rel) => this.changed(path, rel) }, w.url, w.request)
       } catch (e) {
         return writeErrorResult(e)
       }
     })
+  }
+
+  /** What local:// is made of: its root, this writer (when memory is on), the read guard. */
+  schemeDeps(): { localRoot: string; localWrite?: Memory['write']; localGuard?: LocalGuard['read'] } {
+    const guard = this.options.guard
+    return {
+      localRoot: this.options.root,
+      ...this.config.enabled ? { localWrite: this.write.bind(this) } : {},
+      ...guard ? { localGuard: guard.read.bind(guard) } : {},
+    }
   }
 
   /** Before a turn: the first build, or the owner's changes since the last look. */
@@ -140,7 +160,7 @@ export class Memory {
     const out: IndexEntry[] = []
     if (this.urls.size > 2 * local.heads.size + 100) this.urls.clear()
     for (const [rel, firstLine] of local.heads) {
-      if (shown.has(rel)) continue
+      if (shown.has(rel) || this.options.unlisted?.(rel)) continue
       let url = this.urls.get(rel)
       if (!url) this.urls.set(rel, url = formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' }))
       out.push({ url, bytes: local.files.get(rel)?.size ?? 0, firstLine })

@@ -11,6 +11,7 @@ import { rank } from './rank'
 import { formatFileUrl } from '../resources/file-url'
 import { looksBinary } from '../resources/text'
 import { walkNotes, type NoteFile } from '../memory/walk'
+import { isPrivateNote } from '../memory/people-path'
 
 /** notes longer than this are not searched (memory's default quota per file is 1 MiB) */
 const MAX_NOTE_BYTES = 1 << 20
@@ -51,9 +52,9 @@ export class MemorySearch {
     })
   }
 
-  /** The notes small enough to search. */
+  /** The notes small enough to search; never a private section of a person's note (a group must not find it, SPEC §21). */
   private async walk(): Promise<Note[]> {
-    return (await walkNotes(join(this.root, FOLDER))).filter(n => n.size <= MAX_NOTE_BYTES)
+    return (await walkNotes(join(this.root, FOLDER))).filter(n => n.size <= MAX_NOTE_BYTES && !isPrivateNote(n.rel, true))
   }
 
   private async build(notes: Note[]) {

@@ -59,6 +59,8 @@ export type WriteResult =
 
 export interface WriteOptions {
   signal?: AbortSignal
+  /** the conversation whose turn writes (a person's private section, SPEC §21) */
+  conversation?: string
 }
 
 export interface SchemeHandler {

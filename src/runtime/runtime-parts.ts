@@ -6,6 +6,7 @@ import { DEFAULT_MEMORY } from '../config/defaults'
 import type { HistorySide } from '../history/sides'
 import { Memory } from '../memory/memory'
 import { memoryPart } from '../memory/runtime-part'
+import { peopleOf } from '../memory/people-part'
 import type { RuntimePart } from '../part/runtime-part'
 import { Recall } from '../recall'
 import { recallPart } from '../recall/runtime-part'
@@ -69,8 +70,10 @@ export interface RuntimeParts {
 
 export function runtimeParts(d: PartsDeps): RuntimeParts {
   const { view } = d
+  const root = join(view.home, 'local')
+  const people = peopleOf(view, root)
   const memory = new Memory({
-    root: join(view.home, 'local'), config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger,
+    root, config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger, guard: people.guard, unlisted: people.unlisted,
   })
   const stickers = stickersOf(view, { clock: d.clock, calls: d.calls })
   const all: RuntimePart[] = []
@@ -78,7 +81,7 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable })
   const voice = voiceOf(view, { clock: d.clock, calls: d.calls, platform: d.platform, append: d.append })
   const idle = initiativeOf(d)
-  all.push(memoryPart(memory, view), recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [], ...idle ? [idle] : [])
+  all.push(memoryPart(memory, view), people.part, recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [], ...idle ? [idle] : [])
   const send: SendPorts = { ...stickers ? { stickers: stickers.library } : {}, ...voice?.port ? { voice: voice.port } : {} }
   return { memory, recall, stickers: stickers?.library, voice, send, all }
 }

@@ -127,8 +127,7 @@ export class Runtime {
     if (this.stopped) return this.releaseHome()
     try {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
-      const localWrite = this.memory.config.enabled ? this.memory.write.bind(this.memory) : undefined
-      const own = builtinSchemes({ assets: this.assets, artifacts: this.artifacts, localRoot: join(this.home, 'local'), localWrite })
+      const own = builtinSchemes({ assets: this.assets, artifacts: this.artifacts, ...this.memory.schemeDeps() })
       for (const handler of [...own, ...this.parts.flatMap(p => p.schemes?.() ?? [])]) this.resources.register(handler)
       this.extensions.schemes()
       await this.usage.load()

@@ -51,7 +51,7 @@ export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
   return {
     description: prose(DESCRIPTION, {}, { maxFileBytes: m.maxFileBytes, maxTotalBytes: m.maxTotalBytes, maxFiles: m.maxFiles }),
     inputSchema: inputSchema as unknown as z.ZodType<WriteInput>,
-    execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal }),
+    execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal, conversation: ctx.turn.conversation }),
     program: { output: RESULT_TYPE },
   }
 }

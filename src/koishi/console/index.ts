@@ -13,6 +13,7 @@ import { schemeOf } from '../../resources/file-url'
 import { conversationList, mediaOf, placeOf, runtimeList, type Place } from './places'
 import { registerStickers } from './stickers'
 import { registerAudio } from './audio'
+import { registerPeople } from './people'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -37,6 +38,7 @@ export function registerConsole(ctx: Context) {
   registerEntry(ctx)
   registerStickers(ctx)
   registerAudio(ctx)
+  registerPeople(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {

@@ -4,7 +4,7 @@ import { assetScheme } from './asset'
 import type { AssetStore } from './asset-store'
 import { artifactScheme } from './artifact'
 import type { ArtifactStore } from './artifact-store'
-import { localScheme } from './local'
+import { localScheme, type LocalReadGuard } from './local'
 
 export interface BuiltinSchemeDeps {
   assets: AssetStore
@@ -13,12 +13,14 @@ export interface BuiltinSchemeDeps {
   localRoot: string
   /** makes local:// writable (the runtime's memory, SPEC §13) */
   localWrite?: SchemeHandler['write']
+  /** throws for a file this conversation may not read (a private section of a person's note, SPEC §21) */
+  localGuard?: LocalReadGuard
 }
 
-export function builtinSchemes({ assets, artifacts, localRoot, localWrite }: BuiltinSchemeDeps): SchemeHandler[] {
+export function builtinSchemes({ assets, artifacts, localRoot, localWrite, localGuard }: BuiltinSchemeDeps): SchemeHandler[] {
   return [
     assetScheme(assets),
     artifactScheme(artifacts),
-    localScheme(localRoot, localWrite),
+    localScheme(localRoot, localWrite, localGuard),
   ]
 }

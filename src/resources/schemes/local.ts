@@ -24,16 +24,21 @@ export async function fileBytes(path: string, url: string): Promise<MediaBytes> 
   }
 }
 
+/** Throws for a URL the conversation may not read; bytes (sends) ask without a conversation. */
+export type LocalReadGuard = (url: string, conversation: string | undefined) => void
+
 /** `write`: the runtime's memory writer (SPEC §13); without it local:// is read-only. */
-export function localScheme(root: string, write?: SchemeHandler['write']): SchemeHandler {
+export function localScheme(root: string, write?: SchemeHandler['write'], guard?: LocalReadGuard): SchemeHandler {
   return {
     scheme: 'local',
     ...(write ? { write } : {}),
     async read(url, opts) {
+      guard?.(url, opts.conversation)
       const u = parseFileUrl(url)
       return readFileTarget(u, { path: await resolveInRoot(root, u.segments, url, { sync: true }), sync: true }, opts)
     },
     async bytes(url) {
+      guard?.(url, undefined)
       const u = parseFileUrl(url)
       return fileBytes(await resolveInRoot(root, u.segments, url, { sync: true }), url)
     },

@@ -1,0 +1,106 @@
+// People as a part of the runtime (SPEC §21, docs/people.md): the protocol's [people] line, and the
+// notes of the people in a turn's new messages as lines of its opening note — never the system
+// prompt, so the prompt cache holds. In a private chat the partner's private section is shown too.
+import { join } from 'node:path'
+import { DEFAULT_MEMORY, DEFAULT_PEOPLE } from '../config/defaults'
+import type { PeopleConfig } from '../config/types'
+import type { RuntimeView } from '../tools/types'
+import type { RuntimePart } from '../part/runtime-part'
+import { clip } from '../util/clip'
+import { safeName } from '../util/safe-name'
+import { partnerOf, PEOPLE_DIR, PeopleGuard, personRel, personUrl, platformOf } from './people-path'
+import { readNoteHead, type NoteHead } from './people-notes'
+
+/** people shown in one opening note, the latest speakers */
+export const MAX_PEOPLE = 8
+/** speakers remembered per conversation between turns */
+const KEPT = 4 * MAX_PEOPLE
+
+interface Person {
+  platform: string
+  id: string
+  name: string
+}
+
+export interface PeopleDeps {
+  config: PeopleConfig
+  /** the runtime's local/ folder */
+  root: string
+  /** 'platform:selfId': its own messages are no one's */
+  bot: string
+  /** memory is on (without write the mind keeps no notes: the part is off) */
+  memory: boolean
+}
+
+/**
+ * People of a runtime: the part, memory's guard of private sections, and the index's rule — people/
+ * is left out (people on or off, the system prompt is the same): notes reach a request only through
+ * the opening note (SPEC §21).
+ */
+export function peopleOf(view: RuntimeView, root: string) {
+  const config = view.profile.people ?? DEFAULT_PEOPLE
+  return {
+    part: peoplePart({ config, root, bot: view.bot, memory: (view.profile.memory ?? DEFAULT_MEMORY).enabled }),
+    guard: new PeopleGuard(platformOf(view.bot)),
+    unlisted: (rel: string) => rel.startsWith(`${PEOPLE_DIR}/`),
+  }
+}
+
+export function peoplePart(d: PeopleDeps): RuntimePart {
+  const selfId = d.bot.slice(d.bot.indexOf(':') + 1)
+  /** per conversation, the authors of the facts since its last turn opened, latest last */
+  const present = new Map<string, Map<string, Person>>()
+  const on = () => d.config.enabled && d.memory
+  return {
+    name: 'people',
+    prompt: () => on() ? { flags: { people: true } } : undefined,
+    appended(conversation, entries) {
+      if (!on()) return
+      for (const e of entries) {
+        if (e.type !== 'fact' || !e.fact.user?.id || e.fact.user.id === selfId) continue
+        const platform = platformOf(e.fact.bot)
+        const key = `${platform}\u0000${e.fact.user.id}`
+        let people = present.get(conversation)
+        if (!people) present.set(conversation, people = new Map())
+        people.delete(key)
+        // a busy group between turns: only the latest speakers can be shown
+        if (people.size >= KEPT) people.delete(people.keys().next().value!)
+        people.set(key, { platform, id: e.fact.user.id, name: oneLine(e.fact.user.name || e.fact.user.id) })
+      }
+    },
+    async opening(conversation) {
+      const people = present.get(conversation)
+      present.delete(conversation)
+      if (!on() || !people?.size) return undefined
+      const shown = [...people.values()].slice(-MAX_PEOPLE)
+      const blocks = (await Promise.all(shown.map(p => personBlock(d, p, partnerOf(conversation) === p.id)))).filter(b => b !== undefined)
+      return blocks.length ? ['[people] notes of the people in these messages:', ...blocks].join('\n') : undefined
+    },
+    reset: async conversation => void present.delete(conversation),
+  }
+}
+
+/**
+ * A person with a note; without one, nothing (the protocol gives the URL's form), unless the id is
+ * not plain: then the encoded URL to write is spelled out.
+ */
+async function personBlock(d: PeopleDeps, p: Person, privateChat: boolean): Promise<string | undefined> {
+  const read = (priv: boolean) => readNoteHead(join(d.root, personRel(p.platform, p.id, priv)), d.config.noteChars)
+  const [shared, own] = await Promise.all([read(false), privateChat ? read(true) : undefined])
+  if (!shared && !own && safeName(p.id) === p.id) return undefined
+  const lines = [`- ${p.name} (id ${oneLine(p.id)}): ${personUrl(p.platform, p.id)}${shared ? '' : ' (no note yet)'}`]
+  if (shared) lines.push(indent(shared))
+  if (privateChat) {
+    lines.push(`  private section, shown only in this chat (your writes to the note above go here): ${personUrl(p.platform, p.id, true)}`)
+    if (own) lines.push(indent(own))
+  }
+  return lines.join('\n')
+}
+
+function indent(n: NoteHead): string {
+  const more = n.cut ? `\n  (${n.bytes} bytes in all: read the URL for the rest)` : ''
+  return n.text.split('\n').map(l => `  ${l}`).join('\n') + more
+}
+
+/** a display name is anyone's to choose: one short line */
+const oneLine = (s: string) => clip(String(s).replace(/\s+/g, ' ').trim(), 40)

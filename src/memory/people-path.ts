@@ -1,0 +1,83 @@
+// Where a person's note lives (SPEC §21, docs/people.md): local://memory/people/<platform>/<id>.md,
+// the id encoded by safeName (so '/', '..' and '.' never reach the path), and the rule of private
+// sections: what is written in a private chat with a person goes to <id>.private.md, which only that
+// private chat may read or write.
+import { posix } from 'node:path'
+import { isDirectKey } from '../claims/channel-key'
+import { ResourceError } from '../resources/errors'
+import { formatFileUrl, parseFileUrl } from '../resources/file-url'
+import type { WriteRequest } from '../resources/types'
+import { safeName } from '../util/safe-name'
+
+/** under local/ */
+export const PEOPLE_DIR = 'memory/people'
+const PRIVATE_EXT = '.private.md'
+
+/** 'platform:selfId' → 'platform' */
+export const platformOf = (bot: string) => bot.slice(0, Math.max(0, bot.indexOf(':'))) || bot
+
+/** The note's path under local/ ('/'-separated); `private`: its private section. */
+export function personRel(platform: string, userId: string, priv = false): string {
+  return `${PEOPLE_DIR}/${safeName(platform)}/${safeName(userId)}${priv ? PRIVATE_EXT : '.md'}`
+}
+
+/** The URL the mind is told: the path's segments escaped as a URL (safeName's '%' becomes '%25'). */
+export function personUrl(platform: string, userId: string, priv = false): string {
+  return formatFileUrl({ scheme: 'local', segments: personRel(platform, userId, priv).split('/'), selectors: [], raw: '' })
+}
+
+/** A path under local/ (or under memory/ with `inMemory`) is a private section of a person's note. */
+export function isPrivateNote(rel: string, inMemory = false): boolean {
+  const r = (inMemory ? `memory/${rel}` : rel).toLowerCase()
+  return r.startsWith(`${PEOPLE_DIR}/`) && r.endsWith(PRIVATE_EXT)
+}
+
+/** The person a conversation is the private chat with ('private:<id>' in channel mode); undefined elsewhere (groups, cross). */
+export function partnerOf(conversation: string | undefined): string | undefined {
+  return conversation && isDirectKey(conversation) ? conversation.slice('private:'.length) : undefined
+}
+
+/** The normalised path under local/ a local:// URL names; undefined when it is not one. */
+function relOfUrl(url: string): string | undefined {
+  try {
+    const u = parseFileUrl(url)
+    return u.scheme === 'local' ? posix.normalize(u.segments.join('/')).replace(/^\/+/, '') : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export class PeopleGuard {
+  constructor(private platform: string) {}
+
+  /** Refuses a private section outside its own private chat (a group never sees it: SPEC §21). */
+  read(url: string, conversation: string | undefined): void {
+    const rel = relOfUrl(url)
+    if (rel === undefined || !isPrivateNote(rel)) return
+    const partner = partnerOf(conversation)
+    if (partner !== undefined && rel === personRel(this.platform, partner, true)) return
+    throw new ResourceError('forbidden', `${url} is a private section: only that person's private chat may open it`)
+  }
+
+  /**
+   * The write as it is made: in a private chat, the partner's note means its private section;
+   * another person's note (people/<platform>/<id>.md) is refused there (it would carry the private
+   * chat into groups); other files under people/ are the mind's own business.
+   */
+  write(url: string, request: WriteRequest, conversation: string | undefined): { url: string; request: WriteRequest } {
+    const partner = partnerOf(conversation)
+    const target = this.target(url, partner)
+    const moveTo = 'moveTo' in request && typeof request.moveTo === 'string' ? this.target(request.moveTo, partner) : undefined
+    return { url: target, request: moveTo !== undefined ? { moveTo } : request }
+  }
+
+  private target(url: string, partner: string | undefined): string {
+    const rel = relOfUrl(url)
+    if (rel === undefined || !rel.toLowerCase().startsWith(`${PEOPLE_DIR}/`)) return url
+    this.read(url, partner === undefined ? undefined : `private:${partner}`)
+    if (partner === undefined) return url
+    if (rel === personRel(this.platform, partner)) return personUrl(this.platform, partner, true)
+    if (rel === personRel(this.platform, partner, true) || rel.split('/').length !== 4) return url
+    throw new ResourceError('forbidden', `in this private chat write only ${personUrl(this.platform, partner)} (it is kept private to this chat)`)
+  }
+}

@@ -1,0 +1,68 @@
+// The console's people view in a real browser (SPEC §21, docs/people.md "Console"): the demo with a
+// runtime home holding two people's notes, one with a private section; Debian's chromium driven by
+// playwright-core. Screenshot test-output/browser/15-people.png.
+import { expect } from 'chai'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Logger } from 'koishi'
+import type { Browser, Page } from 'playwright-core'
+import { language, needBrowser, openPage, SHOTS } from './support/browser-page'
+import { startDemo, type Demo } from '../scripts/demo'
+import { personRel, platformOf } from '../src/memory/people-path'
+import { runtimeHome } from '../src/runtime/runtime'
+import { freePort } from './support/free-port'
+
+const BOT = 'sandbox:people:koishi'
+
+describe('console page in a real browser: the people view', function () {
+  this.timeout(60000)
+  let demo: Demo
+  let dataDir: string
+  let browser: Browser
+  let page: Page
+
+  before(async function () {
+    await needBrowser(this)
+    Logger.targets[0].levels = { base: 1 }
+    dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-people-'))
+    const home = runtimeHome(join(dataDir, 'kotodama'), 'demo', BOT)
+    const at = Date.now() - 3_600_000
+    await mkdir(join(home, 'conversations'), { recursive: true })
+    await writeFile(join(home, 'conversations', 'group%3Afun.jsonl'), JSON.stringify({
+      type: 'fact', at, fact: { id: 'f1', at, bot: BOT, channel: 'group:fun', direct: false, user: { id: 'mia', name: 'mia' }, content: 'hi all' },
+    }) + '\n')
+    const local = join(home, 'local')
+    const platform = platformOf(BOT)
+    await mkdir(join(local, 'memory', 'people', platform), { recursive: true })
+    await writeFile(join(local, personRel(platform, 'mia')), 'Mia: runs the group, likes jazz and long walks.')
+    await writeFile(join(local, personRel(platform, 'mia', true)), 'told me in private she is moving to Osaka in May')
+    await writeFile(join(local, personRel(platform, 'leo')), 'Leo: new here, asks about Rust.')
+    demo = await startDemo({ port: await freePort(), offline: true, dataDir })
+    ;({ browser, page } = await openPage())
+  })
+
+  after(async () => {
+    await browser?.close()
+    await demo?.stop()
+    delete Logger.targets[0].levels
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('lists the people with their notes, the private section marked', async () => {
+    await page.goto(`${demo.url}/kotodama`)
+    await language(page, 'en-US')
+    await page.goto(`${demo.url}/kotodama`)
+    await page.locator('.kd-runtime').filter({ hasText: BOT }).click()
+    await page.locator('.kd-people-pick').click()
+    const cards = page.locator('.kd-person')
+    await cards.first().waitFor()
+    expect(await cards.locator('.kd-person-id').allInnerTexts()).to.deep.equal(['leo', 'mia'])
+    const mia = cards.filter({ hasText: 'mia' })
+    expect(await mia.innerText()).to.include('likes jazz').and.include('moving to Osaka')
+    expect(await mia.locator('.kd-private').innerText()).to.equal('private')
+    expect(await cards.filter({ hasText: 'leo' }).locator('.kd-private').count()).to.equal(0)
+    await page.mouse.move(1300, 880)
+    await page.screenshot({ path: join(SHOTS, '15-people.png') })
+  })
+})
