@@ -12,6 +12,7 @@ import { TIME_ZONE } from '../src/runtime/request/turn-line'
 import { systemClock, type Clock } from '../src/util/clock'
 import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
+import { platformOf } from '../src/memory/people-path'
 import type { Mode, Row } from './measure'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
 
@@ -103,6 +104,8 @@ export interface ChatPlay {
   dir: string
   chat: Chat
   trimTo: number
+  /** a note for each person of the chat (SPEC §21): the turns open with the present people's */
+  notes?: boolean
   model(clock: Clock, plan: { line?: Line }): LanguageModelV3 | Promise<LanguageModelV3>
 }
 
@@ -120,6 +123,11 @@ export async function playChat<T>(o: ChatPlay, after: (runtime: Runtime) => T | 
   try {
     await mkdir(join(runtime.home, 'local', 'pages'), { recursive: true })
     for (const [name, page] of pages) await writeFile(join(runtime.home, 'local', 'pages', name), page)
+    if (o.notes) {
+      const dir = join(runtime.home, 'local', 'memory', 'people', platformOf(BOT))
+      await mkdir(dir, { recursive: true })
+      for (let u = 1; u <= 6; u++) await writeFile(join(dir, `u${u}.md`), `Person ${u}: ${text(random(u), 300)}\n`)
+    }
     let n = 0
     for (const line of lines) {
       simulated += line.gapMs
@@ -138,9 +146,9 @@ export async function playChat<T>(o: ChatPlay, after: (runtime: Runtime) => T | 
 }
 
 /** Runs the chat in one layout; the requests the model received. */
-async function run(dir: string, chat: Chat, trimTo: number): Promise<Sent[]> {
+async function run(dir: string, chat: Chat, trimTo: number, notes = false): Promise<Sent[]> {
   const sent: Sent[] = []
-  return playChat({ dir, chat, trimTo, model: (clock, plan) => recordingModel(clock, plan, sent) }, () => sent)
+  return playChat({ dir, chat, trimTo, notes, model: (clock, plan) => recordingModel(clock, plan, sent) }, () => sent)
 }
 
 /** The layout before SPEC §16: the system prompt ended with the minute, the history had no turn lines. */
@@ -181,16 +189,18 @@ function filledAt(sent: Sent[]): number {
 
 interface Shares { whole: ReturnType<typeof share>; history: ReturnType<typeof share>; requests: number; cuts: number; first: Sent }
 
+/** The shares of one run's requests, after the window first filled. */
+function measure(sent: Sent[]): Shares {
+  const from = filledAt(sent)
+  const cuts = sent.filter((s, k) => k >= from && commonPrefix(sent[k - 1].history, s.history) < sent[k - 1].history.length - 1).length
+  return {
+    whole: share(sent, from, s => s.tools + s.system + s.history), history: share(sent, from, s => s.history),
+    requests: sent.length - Math.max(from, 1), cuts, first: sent[0],
+  }
+}
+
 /** One chat in both layouts. */
 async function compare(dir: string, chat: Chat): Promise<{ now: Shares; old: Shares }> {
-  const measure = (sent: Sent[]): Shares => {
-    const from = filledAt(sent)
-    const cuts = sent.filter((s, k) => k >= from && commonPrefix(sent[k - 1].history, s.history) < sent[k - 1].history.length - 1).length
-    return {
-      whole: share(sent, from, s => s.tools + s.system + s.history), history: share(sent, from, s => s.history),
-      requests: sent.length - Math.max(from, 1), cuts, first: sent[0],
-    }
-  }
   return {
     now: measure(await run(join(dir, 'blocks'), chat, 0.5)),
     old: measure((await run(join(dir, 'sliding'), chat, 1)).map(oldLayout)),
@@ -202,6 +212,8 @@ const pct = (x: number) => x.toFixed(3)
 export async function promptCache(mode: Mode): Promise<Row[]> {
   const dir = join(mode.tmp, 'prompt-cache')
   const { now, old } = await compare(join(dir, 'small'), { messages: MESSAGES, context: CONTEXT })
+  // every person of the chat with a note: each turn opens with the present people's (SPEC §21)
+  const people = measure(await run(join(dir, 'people'), { messages: MESSAGES, context: CONTEXT }, 0.5, true))
   const { now: wide, old: wideOld } = await compare(join(dir, 'default'), { messages: DEFAULT_CHAT, context: DEFAULT_CONTEXT })
   const { now: harsh, old: harshOld } = await compare(join(dir, 'harsh'), { messages: MESSAGES, context: HARSH })
   const fixed = now.first.tools.length + now.first.system.length
@@ -212,6 +224,11 @@ export async function promptCache(mode: Mode): Promise<Row[]> {
       baseline: old.whole.mean, baselineLabel: 'minute clock, sliding window', ratio: now.whole.mean / old.whole.mean, target: '≥ 0.85', pass: now.whole.mean >= 0.85,
       note: `${MESSAGES} messages, limits ${CONTEXT.maxMessages} messages / ${CONTEXT.maxChars} chars, trimTo 0.5; ${counts(now)} (old layout: ${old.requests}, sliding); `
         + `the mean of each request's share; weighted by characters ${pct(now.whole.weighted)} (old ${pct(old.whole.weighted)})`,
+    },
+    {
+      benchmark: '12 prompt cache: the same share with people notes (6 people, 300 characters each)', figure: people.whole.mean, unit: '',
+      baseline: now.whole.mean, baselineLabel: 'no notes', ratio: people.whole.mean / now.whole.mean, target: '≥ 0.85', pass: people.whole.mean >= 0.85,
+      note: `the notes of the people in each turn's new messages open the turn (the newest message), never the system prompt; ${counts(people)}`,
     },
     {
       benchmark: '12 prompt cache: the same share, history only', figure: now.history.mean, unit: '',

@@ -40,12 +40,13 @@ describe('people (SPEC §21)', function () {
     await h.settled()
     const requests = h.server.requests.slice(before)
     const results = calls.length ? toolResultsOf(requests[1]).slice(-calls.length).map(r => parseJson(r.content)) : []
-    return { requests, results, system: messagesOf(requests[0])[0].content as string, opening: openingOf(userTexts(requests[0])) }
+    return { requests, results, system: messagesOf(requests[0])[0].content as string, opening: openingOf(userTexts(requests[0]), `hi #${before}`) }
   }
-  /** the people lines of the newest opening note */
-  function openingOf(text: string): string {
-    const at = text.lastIndexOf('[people] notes of the people')
-    return at < 0 ? '' : text.slice(at)
+  /** the people lines of this turn's opening note (it follows the message that woke the turn) */
+  function openingOf(text: string, woke: string): string {
+    const mine = text.slice(text.lastIndexOf(woke))
+    const at = mine.indexOf('[people] notes of the people')
+    return at < 0 ? '' : mine.slice(at)
   }
 
   it('the notes of the people in the new messages open the turn, bounded, with their URLs; absent people are not shown', async () => {
@@ -64,7 +65,13 @@ describe('people (SPEC §21)', function () {
     expect(second.opening).to.not.include('Carol')
     // a person without a note is left out (the protocol gives the URL's form) ...
     await h.client('dave', ROOM).receive('hello')
-    expect((await turn('bob', ROOM)).opening).to.not.include('dave')
+    const third = await turn('bob', ROOM)
+    expect(third.opening).to.not.include('dave')
+    // ... and an unchanged note shown in a recent opening is not shown again: it is still in the context
+    expect(third.opening).to.not.include('Bob: likes jazz')
+    // a changed one is
+    await note('bob', 'Bob: likes jazz and tea')
+    expect((await turn('bob', ROOM)).opening).to.include('Bob: likes jazz and tea')
     // ... unless the id is not plain: then the encoded URL to write is spelled out
     await h.client('d/ave', ROOM).receive('hello')
     expect((await turn('bob', ROOM)).opening).to.include('- d/ave (id d/ave): local://memory/people/mock/d%252Fave.md (no note yet)')

@@ -15,6 +15,11 @@ import { readNoteHead, type NoteHead } from './people-notes'
 export const MAX_PEOPLE = 8
 /** speakers remembered per conversation between turns */
 const KEPT = 4 * MAX_PEOPLE
+/**
+ * an unchanged note shown in one of a conversation's last this many openings is not shown again:
+ * it is still in the context, and repeating it would grow every request's new tail (SPEC §16)
+ */
+export const REPEAT_AFTER = 10
 
 interface Person {
   platform: string
@@ -50,6 +55,8 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
   const selfId = d.bot.slice(d.bot.indexOf(':') + 1)
   /** per conversation, the authors of the facts since its last turn opened, latest last */
   const present = new Map<string, Map<string, Person>>()
+  /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */
+  const shownIn = new Map<string, { openings: number; shown: Map<string, { block: string; at: number }> }>()
   const on = () => d.config.enabled && d.memory
   return {
     name: 'people',
@@ -72,11 +79,24 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       const people = present.get(conversation)
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
-      const shown = [...people.values()].slice(-MAX_PEOPLE)
-      const blocks = (await Promise.all(shown.map(p => personBlock(d, p, partnerOf(conversation) === p.id)))).filter(b => b !== undefined)
+      const latest = [...people.entries()].slice(-MAX_PEOPLE)
+      const made = await Promise.all(latest.map(([, p]) => personBlock(d, p, partnerOf(conversation) === p.id)))
+      let seen = shownIn.get(conversation)
+      if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
+      const at = ++seen.openings
+      const blocks: string[] = []
+      made.forEach((block, i) => {
+        if (block === undefined) return
+        const key = latest[i][0]
+        const before = seen!.shown.get(key)
+        if (before?.block === block && at - before.at < REPEAT_AFTER) return
+        seen!.shown.set(key, { block, at })
+        blocks.push(block)
+      })
+      if (seen.shown.size > KEPT * 4) seen.shown.delete(seen.shown.keys().next().value!)
       return blocks.length ? ['[people] notes of the people in these messages:', ...blocks].join('\n') : undefined
     },
-    reset: async conversation => void present.delete(conversation),
+    reset: async conversation => { present.delete(conversation); shownIn.delete(conversation) },
   }
 }
 
