@@ -30,6 +30,8 @@ export interface DemoOptions {
   price?: { input: number; cachedInput: number; output: number }
   /** the profile's model id (tests name an unknown one to see a profile that does not start) */
   profileModel?: string
+  /** the profile's initiative config (SPEC §21; tests of the console's idle-wake line) */
+  initiative?: Record<string, unknown>
   /** the profile's stickers config (SPEC §19; tests of the sticker view) */
   stickers?: Record<string, unknown>
 }
@@ -88,6 +90,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.typing ? { typing: o.typing } : {}),
         ...(o.mcpServers ? { mcp: o.mcpServers.map(s => s.id) } : {}),
         ...(o.stickers ? { stickers: o.stickers } : {}),
+        ...(o.initiative ? { initiative: o.initiative } : {}),
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
     },

@@ -38,7 +38,7 @@ describe('console page in a real browser: the people view', function () {
     await writeFile(join(local, personRel(platform, 'mia')), 'Mia: runs the group, likes jazz and long walks.')
     await writeFile(join(local, personRel(platform, 'mia', true)), 'told me in private she is moving to Osaka in May')
     await writeFile(join(local, personRel(platform, 'leo')), 'Leo: new here, asks about Rust.')
-    demo = await startDemo({ port: await freePort(), offline: true, dataDir })
+    demo = await startDemo({ port: await freePort(), offline: true, dataDir, initiative: { enabled: true, activeHours: '00:00-24:00', jitter: 0 } })
     ;({ browser, page } = await openPage())
   })
 
@@ -64,5 +64,31 @@ describe('console page in a real browser: the people view', function () {
     expect(await cards.filter({ hasText: 'leo' }).locator('.kd-private').count()).to.equal(0)
     await page.mouse.move(1300, 880)
     await page.screenshot({ path: join(SHOTS, '15-people.png') })
+  })
+
+  it('a conversation shows its next idle wake (SPEC §21, initiative on)', async () => {
+    // the sandbox page's labels as Koishi's Chinese console words them
+    await language(page, 'zh-CN')
+    const sandbox = await page.context().newPage()
+    await sandbox.goto(`${demo.url}/sandbox`)
+    await sandbox.getByText('添加用户', { exact: true }).click()
+    await sandbox.getByText('群聊模式', { exact: true }).click()
+    const input = sandbox.getByPlaceholder('发送消息到沙盒')
+    await input.fill('@Koishi good night')
+    await input.press('Enter')
+    await sandbox.getByText('I heard: @Koishi good night').waitFor()
+    // the sandbox page stays open: closing it takes its bot, and the runtime, away
+    await page.goto(`${demo.url}/kotodama`)
+    // the sandbox page's own bot, running now
+    await page.locator('.kd-runtime').filter({ hasNotText: BOT }).filter({ hasText: 'sandbox:' }).first().click()
+    const group = page.locator('.kd-conversation').filter({ hasText: /group:/ }).first()
+    await group.waitFor()
+    // while the turn runs the next wake counts from the message; once the bot has spoken, none is
+    // scheduled until a human writes, and the row (kept current by the page) says why
+    await group.locator('.kd-idle').filter({ hasText: /^不会主动唤醒：/ }).waitFor()
+    await group.scrollIntoViewIfNeeded()
+    await page.mouse.move(1300, 880)
+    await page.screenshot({ path: join(SHOTS, '16-idle-wake.png') })
+    await sandbox.close()
   })
 })
