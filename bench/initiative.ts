@@ -10,21 +10,14 @@ import { dayOf, inside } from '../src/initiative/active-hours'
 import { InitiativePart } from '../src/initiative/part'
 import { rulesOf } from '../src/initiative/schedule'
 import { child, type Mode, type Row } from './measure'
+import { seededRandom } from './seeded-random'
 import { VirtualClock } from './virtual-clock'
 
 const ZONE = 'Europe/Berlin'
 const DAY = 86_400_000
 const quiet = { debug() {}, info() {}, warn() {}, error() {} }
 
-/** A fixed seed: every run the same month. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6D2B79F5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const random = seededRandom
 
 async function month(dir: string): Promise<{ wakes: number[]; perDayMax: number; outside: number; days: number }> {
   const start = Date.UTC(2026, 2, 1, 8, 0, 0)

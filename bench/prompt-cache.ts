@@ -14,6 +14,7 @@ import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
 import { platformOf } from '../src/memory/people-path'
 import type { Mode, Row } from './measure'
+import { seededRandom } from './seeded-random'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
 
 export const MESSAGES = 300
@@ -34,15 +35,7 @@ export const SELF = BOT.slice(BOT.indexOf(':') + 1)
 /** One request as the provider would send it, in order: tool declarations, system prompt, messages. */
 interface Sent { tools: string; system: string; history: string; at: number }
 
-// A fixed seed: both layouts see the same chat, and every run the same figures.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6D2B79F5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const random = seededRandom
 
 const WORDS = 'the a to and of is it you that in was for on are with as I his they be at one have this from or had by not word but what some we can out other were all there when up use your how said an each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find'.split(' ')
 

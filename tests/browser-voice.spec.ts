@@ -4,18 +4,14 @@
 // `<voice>` whose SILK it kept — all made here with silk-wasm, no blobs. Debian's chromium driven by
 // playwright-core; screenshots test-output/browser/15-voice.png and 15-voice-zh.png.
 import { expect } from 'chai'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Logger } from 'koishi'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { language, needBrowser, openPage, SHOTS } from './support/browser-page'
-import { startDemo, type Demo } from '../scripts/demo'
+import type { Locator, Page } from 'playwright-core'
+import { SHOTS, demoInBrowser, language } from './support/browser-page'
 import { runtimeHome } from '../src/runtime/runtime'
 import { AssetStore } from '../src/resources/schemes/asset-store'
 import type { Entry } from '../src/history/entries'
 import { amrHeader, silk, tone } from './support/audio-fixtures'
-import { freePort } from './support/free-port'
 
 const BOT = 'sandbox:voice:koishi'
 const KEY = 'group:fun'
@@ -84,54 +80,35 @@ async function play(voice: Locator): Promise<{ src: string; duration: number; en
 
 describe('console page in a real browser: voice messages', function () {
   this.timeout(60000)
-  let demo: Demo
-  let dataDir: string
-  let browser: Browser
-  let page: Page
-
-  before(async function () {
-    await needBrowser(this)
-    Logger.targets[0].levels = { base: 1 }
-    dataDir = await mkdtemp(join(tmpdir(), 'kotodama-browser-voice-'))
-    await writeHome(runtimeHome(join(dataDir, 'kotodama'), 'demo', BOT))
-    demo = await startDemo({ port: await freePort(), offline: true, dataDir })
-    ;({ browser, page } = await openPage())
-  })
-
-  after(async () => {
-    await browser?.close()
-    await demo?.stop()
-    delete Logger.targets[0].levels
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
-  })
+  const s = demoInBrowser({ prefix: 'voice', seed: dataDir => writeHome(runtimeHome(join(dataDir, 'kotodama'), 'demo', BOT)) })
 
   const open = async (p: Page) => {
-    await p.goto(`${demo.url}/kotodama`)
+    await p.goto(`${s.demo.url}/kotodama`)
     await p.locator('.kd-runtime').filter({ hasText: BOT }).click()
     await p.locator('.kd-conversation').filter({ hasText: KEY }).click()
     await p.locator('.kd-voice').nth(2).waitFor()
   }
 
   it('shows each voice as a player with its length and transcript, or why it has none; playing one loads a WAV', async () => {
-    await page.goto(`${demo.url}/kotodama`)
-    await language(page, 'en-US')
-    await open(page)
-    const voices = page.locator('.kd-voice')
+    await s.page.goto(`${s.demo.url}/kotodama`)
+    await language(s.page, 'en-US')
+    await open(s.page)
+    const voices = s.page.locator('.kd-voice')
     expect(await voices.count()).to.equal(3)
     const [mia, bo, mine] = [voices.nth(0), voices.nth(1), voices.nth(2)]
     // the voice line is the player: Mia's bubble holds nothing else
-    expect(await page.locator('.kd-fact').filter({ hasText: 'mia' }).locator('.kd-bubble').innerText()).to.not.include('asset://')
+    expect(await s.page.locator('.kd-fact').filter({ hasText: 'mia' }).locator('.kd-bubble').innerText()).to.not.include('asset://')
     expect(await mia.locator('.kd-voice-text').innerText()).to.equal(`“${HEARD}”`)
-    expect(await page.locator('.kd-fact').filter({ hasText: 'bo' }).locator('.kd-bubble').innerText()).to.match(/^me too!/)
+    expect(await s.page.locator('.kd-fact').filter({ hasText: 'bo' }).locator('.kd-bubble').innerText()).to.match(/^me too!/)
     expect(await bo.locator('.kd-voice-why').innerText()).to.equal(`not transcribed: ${WHY}`)
-    // AMR: the page says why it cannot play it
+    // AMR: the s.page says why it cannot play it
     await bo.locator('.kd-voice-none').waitFor()
     expect(await bo.locator('.kd-voice-none').innerText()).to.match(/browsers do not play AMR/)
     expect(await bo.locator('audio').count()).to.equal(0)
     expect(await bo.locator('.kd-voice-length').innerText()).to.equal('2 s')
     expect(await mine.locator('.kd-voice-text').innerText()).to.equal(`said “${SAID}”`)
     // the mind's voice sits under the message that held it
-    expect(await page.locator('.kd-send .kd-sent-voice').count()).to.equal(1)
+    expect(await s.page.locator('.kd-send .kd-sent-voice').count()).to.equal(1)
 
     const heard = await play(mia)
     expect(heard.src).to.match(/^data:audio\/wav;base64,/)
@@ -143,13 +120,13 @@ describe('console page in a real browser: voice messages', function () {
     // once the audio tells its length the player shows it; the line's goes
     expect(await mia.locator('.kd-voice-length').count()).to.equal(0)
     expect(await mine.locator('.kd-voice-length').count()).to.equal(0)
-    await page.mouse.move(1300, 880)
-    await page.screenshot({ path: join(SHOTS, '15-voice.png') })
+    await s.page.mouse.move(1300, 880)
+    await s.page.screenshot({ path: join(SHOTS, '15-voice.png') })
   })
 
   it('in Chinese', async () => {
-    await language(page, 'zh-CN')
-    const zh = await page.context().newPage()
+    await language(s.page, 'zh-CN')
+    const zh = await s.page.context().newPage()
     await open(zh)
     const voices = zh.locator('.kd-voice')
     expect(await voices.nth(1).locator('.kd-voice-length').innerText()).to.equal('2 秒')

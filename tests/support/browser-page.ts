@@ -1,10 +1,14 @@
 // Headless Chromium (Debian's chromium, driven by playwright-core) for the console page's specs:
 // one launch, an English console in a 1400×900 window, the language switch, the screenshots folder.
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { Logger } from 'koishi'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { ensureClientBuilt } from '../../scripts/client-build'
+import { startDemo, type Demo, type DemoOptions } from '../../scripts/demo'
+import { freePort } from './free-port'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 export const SHOTS = join(resolve(__dirname, '..', '..'), 'test-output', 'browser')
@@ -38,4 +42,36 @@ export function language(p: Page, locale: string): Promise<void> {
     const config = JSON.parse(localStorage.getItem('koishi.console.config') ?? '{}')
     localStorage.setItem('koishi.console.config', JSON.stringify({ ...config, locale }))
   }, locale)
+}
+
+/** What a browser spec of the console works with: the demo, the page, the demo's data folder. */
+export interface DemoPage {
+  demo: Demo
+  page: Page
+  browser: Browser
+  dataDir: string
+}
+
+/**
+ * One demo (offline model, a data folder of its own) and one browser page for the suite: `seed`
+ * prepares the data folder before the demo starts (stored homes, notes, stickers); after the suite
+ * all is closed and removed. The returned object is filled in by the suite's `before`.
+ */
+export function demoInBrowser(o: { prefix: string; demo?: Omit<DemoOptions, 'port' | 'offline' | 'dataDir'>; seed?(dataDir: string): Promise<void> }): DemoPage {
+  const s = {} as DemoPage
+  before(async function () {
+    await needBrowser(this)
+    Logger.targets[0].levels = { base: 1 }
+    s.dataDir = await mkdtemp(join(tmpdir(), `kotodama-browser-${o.prefix}-`))
+    await o.seed?.(s.dataDir)
+    s.demo = await startDemo({ port: await freePort(), offline: true, dataDir: s.dataDir, ...o.demo })
+    ;({ browser: s.browser, page: s.page } = await openPage())
+  })
+  after(async () => {
+    await s.browser?.close()
+    await s.demo?.stop()
+    delete Logger.targets[0].levels
+    if (s.dataDir) await rm(s.dataDir, { recursive: true, force: true })
+  })
+  return s
 }
