@@ -63,7 +63,7 @@ describe('console page in a real browser: the people view', function () {
     await group.waitFor()
     // while the turn runs the next wake counts from the message; once the bot has spoken, none is
     // scheduled until a human writes, and the row (kept current by the page) says why
-    await group.locator('.kd-idle').filter({ hasText: /^不会主动唤醒：/ }).waitFor()
+    await group.locator('.kd-idle').filter({ hasText: '不会主动唤醒：最后一条是机器人自己的消息' }).waitFor()
     await group.scrollIntoViewIfNeeded()
     await s.page.mouse.move(1300, 880)
     await s.page.screenshot({ path: join(SHOTS, '16-idle-wake.png') })

@@ -65,9 +65,9 @@ describe('initiative: the schedule', () => {
     expect(at(base, c, 0.999999)).to.be.closeTo(base.humanAt! + 1.1 * 4 * H, 1000)
   })
   it('none when off, the bot spoke last, or after stopAfterUnanswered; perDay moves to the next day', () => {
-    expect(nextIdleAt(base, rulesOf(config({ enabled: false })), 0, Math.random)).to.deep.equal({ none: 'off' })
-    expect(nextIdleAt({ ...base, botLast: true }, rulesOf(config()), 0, Math.random)).to.deep.equal({ none: 'the bot spoke last' })
-    expect((nextIdleAt({ ...base, unanswered: 2 }, rulesOf(config()), 0, Math.random) as any).none).to.match(/2 unanswered/)
+    expect(nextIdleAt(base, rulesOf(config({ enabled: false })), 0, Math.random)).to.deep.equal({ none: 'off', why: 'off' })
+    expect(nextIdleAt({ ...base, botLast: true }, rulesOf(config()), 0, Math.random)).to.deep.equal({ none: 'the bot spoke last', why: 'bot-last' })
+    expect(nextIdleAt({ ...base, unanswered: 2 }, rulesOf(config()), 0, Math.random)).to.deep.include({ why: 'unanswered', n: 2 })
     expect(at({ ...base, day: '2026-05-01', today: 2 })).to.equal(utc('2026-05-02T09:00:00Z'))
   })
 })
@@ -139,12 +139,12 @@ describe('initiative: the part, with a fake clock', function () {
     await until('2026-05-01T19:30:00Z')
     expect(times()).to.deep.equal(['05-01T14:00', '05-01T19:00'])
     p.appended('g', [human(), botSends])
-    expect(p.next('g')).to.deep.equal({ none: 'the bot spoke last' })
+    expect(p.next('g')).to.deep.equal({ none: 'the bot spoke last', why: 'bot-last' })
     await until('2026-05-02T23:00:00Z')
     expect(requests).to.have.length(2)
     p.appended('g', [human('Alice', utc('2026-05-02T23:00:00Z'))])
     muted = true
-    expect(p.next('g')).to.deep.equal({ none: 'muted' })
+    expect(p.next('g')).to.deep.equal({ none: 'muted', why: 'muted' })
     await until('2026-05-03T20:00:00Z')
     expect(requests).to.have.length(2)
     muted = false
@@ -156,7 +156,7 @@ describe('initiative: the part, with a fake clock', function () {
     proactive = false
     const p = await make()
     p.appended('g', [human()])
-    expect(p.next('g')).to.deep.equal({ none: 'the platform forbids proactive messages' })
+    expect(p.next('g')).to.deep.equal({ none: 'the platform forbids proactive messages', why: 'not-proactive' })
     await until('2026-05-03T00:00:00Z')
     expect(requests).to.deep.equal([])
   })

@@ -86,7 +86,7 @@ export interface ConversationSummary {
   /** the mind may not speak there until then: the platform's ban or the owner's pause (SPEC §19) */
   muted?: { until: number; by: 'platform' | 'owner' }
   /** the next idle wake, or why there is none, when initiative is on (SPEC §21) */
-  idle?: { at: number } | { none: string }
+  idle?: { at: number } | { none: string; why?: string; n?: number }
   /** loaded conversations: over the same entries the transcript shows */
   usage?: ConversationUsage
 }

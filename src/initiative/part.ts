@@ -99,7 +99,7 @@ export class InitiativePart implements RuntimePart {
   }
 
   private update(key: string, s: IdleState): void {
-    const next = this.d.proactive() ? nextIdleAt(s, this.rules, this.d.clock.now(), this.d.random) : { none: 'not proactive' }
+    const next = this.d.proactive() ? nextIdleAt(s, this.rules, this.d.clock.now(), this.d.random) : { none: 'not proactive', why: 'not-proactive' as const }
     if ('at' in next) s.due = next.at
     else delete s.due
     this.states.set(key, s)
@@ -147,10 +147,10 @@ export class InitiativePart implements RuntimePart {
 
   /** The next idle wake of conversation `key`, or why there is none (status, the console). */
   next(key: string): IdleNext {
-    if (!this.d.proactive()) return { none: 'the platform forbids proactive messages' }
+    if (!this.d.proactive()) return { none: 'the platform forbids proactive messages', why: 'not-proactive' }
     const s = this.states.get(key)
-    if (!s) return { none: 'no human message yet' }
-    if (this.d.muted(s.channel)) return { none: 'muted' }
+    if (!s) return { none: 'no human message yet', why: 'no-human' }
+    if (this.d.muted(s.channel)) return { none: 'muted', why: 'muted' }
     return s.due !== undefined ? { at: s.due } : nextIdleAt(s, this.rules, this.d.clock.now(), () => 0.5)
   }
 

@@ -27,7 +27,9 @@ export interface IdleState {
   due?: number
 }
 
-export type IdleNext = { at: number } | { none: string }
+/** Why no idle wake is scheduled: a code the console words in its own language, and the reason in English (status, the log). */
+export type IdleWhy = 'off' | 'no-human' | 'bot-last' | 'unanswered' | 'no-opening' | 'not-proactive' | 'muted'
+export type IdleNext = { at: number } | { none: string; why: IdleWhy; n?: number }
 
 /** The config as the schedule reads it: the window parsed once. */
 export interface IdleRules {
@@ -55,10 +57,12 @@ export function idleDelay(unanswered: number, c: InitiativeConfig): number {
  */
 export function nextIdleAt(s: IdleState, rules: IdleRules, now: number, random: () => number): IdleNext {
   const c = rules.config
-  if (!c.enabled) return { none: 'off' }
-  if (s.humanAt === undefined) return { none: 'no human message yet' }
-  if (s.botLast) return { none: 'the bot spoke last' }
-  if (s.unanswered >= c.stopAfterUnanswered) return { none: `${s.unanswered} unanswered idle wakes: waiting for a human message` }
+  if (!c.enabled) return { none: 'off', why: 'off' }
+  if (s.humanAt === undefined) return { none: 'no human message yet', why: 'no-human' }
+  if (s.botLast) return { none: 'the bot spoke last', why: 'bot-last' }
+  if (s.unanswered >= c.stopAfterUnanswered) {
+    return { none: `${s.unanswered} unanswered idle wakes: waiting for a human message`, why: 'unanswered', n: s.unanswered }
+  }
   const from = s.unanswered > 0 && s.idleAt !== undefined ? Math.max(s.idleAt, s.humanAt) : s.humanAt
   const spread = 1 + c.jitter * (2 * random() - 1)
   let at = Math.max(now, Math.round(from + idleDelay(s.unanswered, c) * spread))
@@ -67,7 +71,7 @@ export function nextIdleAt(s: IdleState, rules: IdleRules, now: number, random: 
     if (s.day !== dayOf(at, rules.zone) || s.today < c.perDay) return { at }
     at = nextDay(at, rules.zone)
   }
-  return { none: 'no opening within a year' }
+  return { none: 'no opening within a year', why: 'no-opening' }
 }
 
 /** `s` after an idle wake at `at`: counted as unanswered and toward the day's perDay. */
