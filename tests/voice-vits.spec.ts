@@ -61,6 +61,8 @@ describe('voice: speaking through the vits service', function () {
 
   const failures: [string, ConstructorParameters<typeof FakeVits>[1] | null, string, RegExp][] = [
     ['a vits service that throws', { fail: 'GPT-SoVITS is not running' }, 'speech_failed', /the vits service failed: GPT-SoVITS is not running/],
+    // a link in its words (its server, a file of the platform) never reaches the model
+    ['a vits service whose error names a link', { fail: 'GET https://grouptalk.c2c.qq.com/x?rkey=1 failed' }, 'speech_failed', /failed: GET <url> failed; the words were sent as text$/],
     // luna-vits answers a text element past its length limit
     ['a vits service that answers text', { answer: () => el.text('输入的字符串长度不能超过 100') }, 'speech_failed', /without an audio element/],
     ['no vits plugin installed', null, 'no_vits', /no vits service is installed/],

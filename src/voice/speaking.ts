@@ -30,7 +30,9 @@ export function voicePort(d: SpeakingDeps): VoicePort {
     } catch (e: any) {
       // the platform's own verdict stands (no vits service is installed: no_vits); anything else is the service failing
       if (e instanceof VoiceError) throw e
-      throw new VoiceError('speech_failed', `the vits service failed: ${String(e?.message ?? e).slice(0, 160)}`)
+      // the model reads this: a link of the service (its server, a platform's file) is left out
+      const said = String(e?.message ?? e).replace(/\bhttps?:\/\/\S+/g, '<url>').slice(0, 160)
+      throw new VoiceError('speech_failed', `the vits service failed: ${said}`)
     }
   }
   return {
