@@ -9,6 +9,7 @@ import { CONSOLE_NOTE_CHARS } from '../src/console-data/people'
 import { personRel } from '../src/memory/people-path'
 import { runtimeHome } from '../src/runtime/runtime'
 import { Harness } from './support/harness'
+import { captureListeners } from './support/console-listeners'
 
 describe('console: the people view', function () {
   this.timeout(15000)
@@ -19,13 +20,7 @@ describe('console: the people view', function () {
   })
 
   const BOT = 'mock:514'
-  function listener(h: Harness) {
-    const got = new Map<string, { fn: (...a: any[]) => any; authority?: number }>()
-    const console = { addListener: (name: string, fn: any, o: any) => { got.set(name, { fn, authority: o?.authority }) } }
-    const ctx = new Proxy(h.app, { get: (t, k) => k === 'console' ? console : Reflect.get(t, k) }) as unknown as Context
-    registerPeople(ctx)
-    return got.get('kotodama/people')!
-  }
+  const listener = (h: Harness) => captureListeners(h.app, registerPeople).got.get('kotodama/people')!
 
   it('lists the people with their notes, private sections marked', async () => {
     h = await Harness.start()

@@ -11,6 +11,7 @@ import { runtimeHome } from '../src/runtime/runtime'
 import { STATE_FILE } from '../src/stickers/state-book'
 import { Harness, call } from './support/harness'
 import { tinyPng } from './support/tiny-png'
+import { captureListeners } from './support/console-listeners'
 import { createHash } from 'node:crypto'
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
@@ -25,14 +26,7 @@ describe('console: the sticker view', function () {
 
   const BOT = 'mock:514'
   /** the listeners registerStickers adds, called as the page would (authority checked by the real console) */
-  function listeners(h: Harness) {
-    const got = new Map<string, { fn: (...a: any[]) => any; authority?: number }>()
-    const console = { addListener: (name: string, fn: any, o: any) => { got.set(name, { fn, authority: o?.authority }) } }
-    const ctx = new Proxy(h.app, { get: (t, k) => k === 'console' ? console : Reflect.get(t, k) }) as unknown as Context
-    registerStickers(ctx)
-    const send = (name: string, ...args: any[]) => got.get(name)!.fn(...args)
-    return { got, send }
-  }
+  const listeners = (h: Harness) => captureListeners(h.app, registerStickers)
   const folder = (h: Harness) => join(runtimeHome(h.dataDir, 'neko', BOT), 'local', 'stickers')
   async function put(dir: string, name: string, colour: number, label?: object) {
     await mkdir(dir, { recursive: true })

@@ -19,14 +19,12 @@ import { speechSeconds } from './support/fakes/wire/openai-audio'
 import { MediaServer } from './support/media-server'
 import { amrHeader, mp3Header, readWav, silk, tone, wav } from './support/audio-fixtures'
 import { tinyPng } from './support/tiny-png'
+import { captureListeners } from './support/console-listeners'
 
 /** the `kotodama/audio` listener on a stand-in console that records it (the real console checks the authority) */
 function audioListener(app: Context): { send: (...a: any[]) => Promise<string | null>; authority?: number } {
-  let fn: any
-  let authority: number | undefined
-  const console = { addListener: (name: string, f: any, o: any) => { if (name === 'kotodama/audio') [fn, authority] = [f, o?.authority] } }
-  registerAudio(new Proxy(app, { get: (t, k) => k === 'console' ? console : Reflect.get(t, k) }) as unknown as Context)
-  return { send: (...a) => fn(...a), authority }
+  const { fn, authority } = captureListeners(app, registerAudio).got.get('kotodama/audio')!
+  return { send: async (...a) => fn(...a), authority }
 }
 
 const dataOf = (url: string | null, type: string) => {
