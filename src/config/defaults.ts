@@ -24,7 +24,11 @@ export const DEFAULT_TIMING: Readonly<TimingConfig> = {
   yield: 'addressed',
   cooldownSeconds: 0,
   perUser: { count: 0, seconds: 60 },
+  maxSelfWakes: 3,
 }
+
+/** SPEC §22 "Who may steer it" */
+export const DEFAULT_TRUST: Readonly<import('./types').TrustConfig> = { owners: [], tools: [] }
 
 export const DEFAULT_STALE_SECONDS = 600
 

@@ -65,6 +65,7 @@ const profile = Schema.object({
     fromBots: Schema.boolean().default(false),
     staleAfterSeconds: Schema.number().default(DEFAULT_STALE_SECONDS),
     judge: Schema.string().default(''),
+    ignoreUsers: Schema.array(Schema.string()).role('table').default([]),
   }),
   timing: Schema.object({
     debounceMs: Schema.number().default(DEFAULT_TIMING.debounceMs),
@@ -75,6 +76,7 @@ const profile = Schema.object({
       count: Schema.number().default(DEFAULT_TIMING.perUser.count),
       seconds: Schema.number().default(DEFAULT_TIMING.perUser.seconds),
     }),
+    maxSelfWakes: Schema.number().default(DEFAULT_TIMING.maxSelfWakes!),
   }),
   typing: Schema.object({
     baseDelay: Schema.number().default(500),
@@ -189,5 +191,9 @@ export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
   profiles: Schema.array(profile).default([]),
   mcp: Schema.object({
     servers: Schema.array(mcpServer).default([]),
+  }),
+  trust: Schema.object({
+    owners: Schema.array(Schema.string()).role('table').default([]),
+    tools: Schema.array(Schema.string()).role('table').default([]),
   }),
 }) as any

@@ -84,6 +84,11 @@ export interface WakeConfig {
   staleAfterSeconds?: number
   /** model id asked "should you speak?" before a keyword, name or wait wake; '' none */
   judge?: string
+  /**
+   * people whose messages are stored but never wake the mind nor fill a wait (SPEC §22): other bots
+   * a platform does not flag (QQ through OneBot flags none). A user id, or 'platform:userId'.
+   */
+  ignoreUsers?: string[]
 }
 
 export type YieldPolicy = 'never' | 'addressed' | 'any'
@@ -100,6 +105,8 @@ export interface TimingConfig {
   cooldownSeconds: number
   /** wakes one person may cause per window; count 0: off */
   perUser: { count: number; seconds: number }
+  /** turns in a row that no human woke (waits, idle wakes, part requests); then wait is refused until a human writes (SPEC §22) */
+  maxSelfWakes?: number
 }
 
 export interface TypingConfig {
@@ -252,6 +259,14 @@ export interface McpServerConfig {
 /** Where conversation histories live (issue 15, docs/storage.md). */
 export type Storage = 'files' | 'database'
 
+/** The bot owner's people (SPEC §22 "Who may steer it"), plugin level. */
+export interface TrustConfig {
+  /** 'platform:userId' of the owner's people: kotodama's commands answer them without a database */
+  owners: string[]
+  /** tool names only the owner's people may trigger */
+  tools: string[]
+}
+
 export interface Config {
   dataDir: string
   /** files: JSONL in each runtime home; database: Koishi's database service */
@@ -260,6 +275,8 @@ export interface Config {
   codemode: CodemodeLimits
   profiles: ProfileConfig[]
   mcp: { servers: McpServerConfig[] }
+  /** SPEC §22; absent: nobody is the owner's */
+  trust?: TrustConfig
 }
 
 /** The sticker library (SPEC §19): image files with optional label files, shared by a profile's runtimes. */

@@ -75,6 +75,7 @@ const PROFILE_CHECKS: [string, Check][] = [
   ['wake.staleAfterSeconds', optionalNonNegative], ['tools.searchAbove', optionalWholeNonNegative],
   ['timing.debounceMs', optionalNonNegative], ['timing.debounceMaxMs', optionalNonNegative], ['timing.cooldownSeconds', optionalNonNegative],
   ['timing.perUser.count', optionalWholeNonNegative], ['timing.perUser.seconds', optionalNonNegative],
+  ['timing.maxSelfWakes', optionalWholeNonNegative],
   ['context.maxMessages', positiveInt], ['context.maxChars', positiveInt], ['context.trimTo', share],
   ['maxSteps', positiveInt],
   ['memory.maxFileBytes', wholeNonNegative], ['memory.maxTotalBytes', wholeNonNegative], ['memory.maxFiles', wholeNonNegative],
