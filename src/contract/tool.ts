@@ -67,6 +67,19 @@ export interface WaitDeclaration {
   messages?: number
 }
 
+/**
+ * The chat a turn speaks in (SPEC §22 "What one chat learns stays in that chat"): what it may see,
+ * and where what it writes belongs. A private chat's files, notes, artifacts and assets are shown
+ * only there.
+ */
+export interface TurnChat {
+  /** the channel key ('group:123', 'private:alice') */
+  readonly channel: string
+  /** a private chat with `user` */
+  readonly direct: boolean
+  readonly user?: string
+}
+
 /** The per-turn state tools read and write; owned by the turn loop. */
 export interface TurnState {
   readonly number: number
@@ -74,6 +87,12 @@ export interface TurnState {
   readonly wokeAt: number
   /** The key of the conversation whose turn this is (search and history:// see only what it may, SPEC §17). */
   readonly conversation?: string
+  /**
+   * The chat this turn is in: channel mode, the conversation's channel; cross mode, the channel
+   * of the facts that woke it. Absent: no single chat (a cross-mode turn woken in several channels,
+   * or none): nothing private is shown and nothing written is private.
+   */
+  readonly chat?: TurnChat
   /** Stickers delivered this turn: send_message holds them to `stickers.maxPerTurn` (SPEC §19). */
   stickersSent?: number
   /** When the last message of this turn went out (ms); typing credit counts from here. */

@@ -19,6 +19,7 @@ import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
+import { chatOf } from './turn-chat'
 
 export type { ConversationDeps } from './conversation-deps'
 
@@ -149,7 +150,7 @@ export class Conversation implements TurnPort {
     const now = this.clock.now()
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
-      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key,
+      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat: chatOf(this.key),
       watchArrivals: fn => this.attention.watchArrivals(fn),
     }
     this.currentTurn = state
