@@ -9,7 +9,7 @@ import type { RuntimePart } from '../part/runtime-part'
 import { clip } from '../util/clip'
 import { safeName } from '../util/safe-name'
 import { partnerOf, PEOPLE_DIR, PeopleGuard, personRel, personUrl, platformOf } from './people-path'
-import { readNoteHead, type NoteHead } from './people-notes'
+import { NoteHeads, type NoteHead } from './people-notes'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
@@ -58,6 +58,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
   /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */
   const shownIn = new Map<string, { openings: number; shown: Map<string, { block: string; at: number }> }>()
   const on = () => d.config.enabled && d.memory
+  const heads = new NoteHeads()
   return {
     name: 'people',
     prompt: () => on() ? { flags: { people: true } } : undefined,
@@ -80,7 +81,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
       const latest = [...people.entries()].slice(-MAX_PEOPLE)
-      const made = await Promise.all(latest.map(([, p]) => personBlock(d, p, partnerOf(conversation) === p.id)))
+      const made = latest.map(([, p]) => personBlock(d, heads, p, partnerOf(conversation) === p.id))
       let seen = shownIn.get(conversation)
       if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
       const at = ++seen.openings
@@ -104,9 +105,10 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
  * A person with a note; without one, nothing (the protocol gives the URL's form), unless the id is
  * not plain: then the encoded URL to write is spelled out.
  */
-async function personBlock(d: PeopleDeps, p: Person, privateChat: boolean): Promise<string | undefined> {
-  const read = (priv: boolean) => readNoteHead(join(d.root, personRel(p.platform, p.id, priv)), d.config.noteChars)
-  const [shared, own] = await Promise.all([read(false), privateChat ? read(true) : undefined])
+function personBlock(d: PeopleDeps, heads: NoteHeads, p: Person, privateChat: boolean): string | undefined {
+  const read = (priv: boolean) => heads.get(join(d.root, personRel(p.platform, p.id, priv)), d.config.noteChars)
+  const shared = read(false)
+  const own = privateChat ? read(true) : undefined
   if (!shared && !own && safeName(p.id) === p.id) return undefined
   const lines = [`- ${p.name} (id ${oneLine(p.id)}): ${personUrl(p.platform, p.id)}${shared ? '' : ' (no note yet)'}`]
   if (shared) lines.push(indent(shared))
