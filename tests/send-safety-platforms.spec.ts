@@ -62,7 +62,7 @@ describe('send_message through the real adapters: nothing of the host', function
       expect(h.napcat.sent.map(s => s.segments)).to.deep.equal([[seg.text('one')], [seg.text('two')], [seg.text('three')], [seg.text('four')]])
       const result = JSON.parse(toolResultsOf(h.server.requests[1]).at(-1)!.content)
       expect(result.dropped.map((d: any) => d.code)).to.deep.equal([
-        'forbidden_source', 'forbidden_source', 'forbidden_source', 'forbidden_source', 'unsupported_element',
+        'forbidden_source', 'forbidden_source', 'forbidden_source', 'unsupported_element', 'forbidden_source',
       ])
       expect(media.fetches.size).to.equal(0)
     })

@@ -11,6 +11,20 @@ import { sendMessageTool } from '../src/tools/send-message'
 import type { ToolHost } from '../src/tools/types'
 
 const PNG = tinyPng(0x3366cc)
+const CTX = () => ({ callId: 'c', fromProgram: false, signal: new AbortController().signal, turn: { number: 1, wokeAt: 0 } })
+
+/** send_message against a host that records what it delivers and resolves no resource */
+function directHost() {
+  const delivered: string[] = []
+  const host = {
+    mode: 'channel', bot: 'mock:1', typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 },
+    random: () => 0.5, ownTarget: () => ({ bot: 'mock:1', channel: 'private:1' }), resolveTarget: () => ({ error: 'no' }),
+    isOnline: () => true, deliver: async (_: unknown, content: string) => { delivered.push(content); return [`m${delivered.length}`] },
+    showTyping: () => {}, serialize: (task: () => Promise<any>) => task(),
+    resolveMedia: async () => { throw new Error('not reached') }, sleep: async () => {}, now: () => 0,
+  } as unknown as ToolHost
+  return { host, delivered }
+}
 const FORBIDDEN_IN_SENDS = [/file:/i, /onebot:/i, /<execute/i, /javascript:/i, /<sharp/i, /127\.0\.0\.1/, /\/etc\//, /\/root\//]
 
 describe('send_message: what it sends cannot reach the host', function () {
@@ -41,11 +55,13 @@ describe('send_message: what it sends cannot reach the host', function () {
       '<onebot:music type="custom" url="http://127.0.0.1:8080/" audio="file:///etc/hostname" title="song"/>tune',
       '<execute>kotodama.status</execute>',
       '<a href="javascript:alert(1)">click</a> <sharp id="g2"/>and <a href="https://koishi.chat/">docs</a>',
+      '<message forward><message>as if someone said it</message></message>',
     ])
     expect(result.ok).to.equal(true)
     const contents = h.sent.map(s => s.content)
     expect(contents).to.deep.equal([
       'look  here', 'config', 'bare ', 'tune', 'kotodama.status', 'click and <a href="https://koishi.chat/">docs</a>',
+      '<message>as if someone said it</message>',
     ])
     for (const c of contents) for (const bad of FORBIDDEN_IN_SENDS) expect(c).to.not.match(bad)
     expect(result.dropped.map((d: any) => [d.code, d.src])).to.deep.equal([
@@ -57,6 +73,7 @@ describe('send_message: what it sends cannot reach the host', function () {
       ['unsupported_element', '<execute/>'],
       ['forbidden_source', 'javascript:alert(1)'],
       ['unsupported_element', '<sharp id="g2"/>'],
+      ['unsupported_element', '<message forward/>'],
     ])
     // one sentence the model can act on: what was removed and what to send instead
     expect(result.dropped[0].message).to.match(/file: sources are not sent/).and.match(/asset:\/\//)
@@ -107,37 +124,46 @@ describe('send_message: what it sends cannot reach the host', function () {
     })
 
     it('10,000 nested unsupported elements: their text is sent, one drop reported, no stack overflow', async () => {
-      const deep = '<random>'.repeat(10_000) + 'deep-core <b>bold</b>' + '</random>'.repeat(10_000)
+      const deep = '<random>'.repeat(10_000) + 'deep-core <b>bold</b> &lt;3' + '</random>'.repeat(10_000)
       const started = Date.now()
       const result = await send([deep, 'after'])
       expect(Date.now() - started).to.be.below(10_000)
       expect(result.ok).to.equal(true)
-      expect(h.sent.map(s => s.content)).to.deep.equal(['deep-core <b>bold</b>', 'after'])
+      // too deep for the element parser: the words go as text (escaped for the adapter)
+      expect(h.sent.map(s => s.content)).to.deep.equal(['deep-core bold &lt;3', 'after'])
       expect(result.dropped).to.have.length(1)
-      expect(result.dropped[0]).to.include({ src: '<random/>', code: 'unsupported_element' })
-      expect(result.dropped[0].message).to.include('10000')
+      expect(result.dropped[0]).to.include({ code: 'unsupported_element', src: `${deep.slice(0, 200)}…` })
+      expect(result.dropped[0].message).to.match(/nested too deeply/)
+    })
+
+    it('1,000 nested unsupported elements within the parser\'s reach: one report counts them, formatting inside kept', async () => {
+      const deep = '<random>'.repeat(1000) + 'deep-core <b>bold</b>' + '</random>'.repeat(1000)
+      const result = await send([deep])
+      expect(h.sent.map(s => s.content)).to.deep.equal(['deep-core <b>bold</b>'])
+      expect(result.dropped).to.deep.equal([{
+        src: '<random/>', code: 'unsupported_element',
+        message: '<random> (1000 of them) is not sent: only the elements send_message\'s description lists are; its text was kept',
+      }])
     })
 
     it('a data: URL over 20 MiB decoded is dropped as too_large; a malformed one is not sent', async () => {
-      const delivered: string[] = []
-      const host = {
-        mode: 'channel', bot: 'mock:1', typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 },
-        random: () => 0.5, ownTarget: () => ({ bot: 'mock:1', channel: 'private:1' }), resolveTarget: () => ({ error: 'no' }),
-        isOnline: () => true, deliver: async (_: unknown, content: string) => { delivered.push(content); return [`m${delivered.length}`] },
-        showTyping: () => {}, serialize: (task: () => Promise<any>) => task(),
-        resolveMedia: async () => { throw new Error('not reached') }, sleep: async () => {}, now: () => 0,
-      } as unknown as ToolHost
+      const { host, delivered } = directHost()
       const huge = `data:application/octet-stream;base64,${'A'.repeat(28 * 1024 * 1024)}`
       const started = Date.now()
-      const result: any = await sendMessageTool(host).execute(
-        { messages: [`<file src="${huge}"/>big`, '<img src="data:,hello"/>plain'] },
-        { callId: 'c', fromProgram: false, signal: new AbortController().signal, turn: { number: 1, wokeAt: 0 } },
-      )
+      const result: any = await sendMessageTool(host).execute({ messages: [`<file src="${huge}"/>big`, '<img src="data:,hello"/>plain'] }, CTX())
       expect(Date.now() - started).to.be.below(5000)
       expect(delivered).to.deep.equal(['big', 'plain'])
       expect(result.dropped.map((d: any) => d.code)).to.deep.equal(['too_large', 'invalid_url'])
       expect(result.dropped[0].src).to.have.length(201)
       expect(result.dropped[0].message).to.match(/20 MiB/)
+    })
+
+    it('200 nested formatting elements reach the adapter at most 32 deep, their words and image kept', async () => {
+      const { host, delivered } = directHost()
+      const deep = '<b>'.repeat(200) + 'core <img src="data:image/png;base64,iVBO"/>' + '</b>'.repeat(200)
+      const result: any = await sendMessageTool(host).execute({ messages: [deep] }, CTX())
+      expect(result).to.deep.equal({ ok: true, ids: ['m1'] })
+      expect(delivered[0]).to.equal('<b>'.repeat(32) + 'core <img src="data:image/png;base64,iVBO"/>' + '</b>'.repeat(32))
     })
   })
 })
