@@ -34,7 +34,8 @@ describe('send_message through the real adapters: nothing of the host', function
       await writeFile(secret, 'apiKey: sk-do-not-leak-0123456789\n')
       const fileUrl = pathToFileURL(secret).href
       media = await MediaServer.start()
-      const png = media.put('/cat.png', tinyPng(0xff0000), 'image/png')
+      const red = tinyPng(0xff0000)
+      const png = media.put('/cat.png', red, 'image/png')
       h = await OneBotHarness.start()
       h.server.script({
         toolCalls: [call('send_message', {
@@ -44,6 +45,8 @@ describe('send_message through the real adapters: nothing of the host', function
             `<file src="${fileUrl}"/>two`,
             `<img src="${png}"/>three`,
             `<img src="file:///etc/hostname"/><onebot:music type="custom" url="${media.base}/song" audio="${fileUrl}" title="song"/>four`,
+            // NapCat opens `path` (and `url`) as the file to send: the adapter passes them through
+            `<img src="data:image/png;base64,${red.toString('base64')}" path="${secret}" url="${fileUrl}"/>five`,
           ],
         })],
       }).fallback({ toolCalls: [call('finish', {})] })
@@ -59,7 +62,10 @@ describe('send_message through the real adapters: nothing of the host', function
         expect(p).to.not.include('sk-do-not-leak')
       }
       expect(h.napcat.calls.map(c => c.action)).to.not.include.members(['upload_group_file', 'download_file'])
-      expect(h.napcat.sent.map(s => s.segments)).to.deep.equal([[seg.text('one')], [seg.text('two')], [seg.text('three')], [seg.text('four')]])
+      expect(h.napcat.sent.map(s => s.segments)).to.deep.equal([
+        [seg.text('one')], [seg.text('two')], [seg.text('three')], [seg.text('four')],
+        [{ type: 'image', data: { file: `base64://${red.toString('base64')}`, cache: 0 } }, seg.text('five')],
+      ])
       const result = JSON.parse(toolResultsOf(h.server.requests[1]).at(-1)!.content)
       expect(result.dropped.map((d: any) => d.code)).to.deep.equal([
         'forbidden_source', 'forbidden_source', 'forbidden_source', 'unsupported_element', 'forbidden_source',
