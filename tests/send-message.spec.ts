@@ -165,6 +165,7 @@ describe('send_message against a fake host', () => {
       media: {
         'local://cat.png': { data: PNG, mediaType: 'image/png' },
         'artifact://a1/report.pdf': { data: Buffer.from('%PDF'), mediaType: 'application/pdf', filename: 'report.pdf' },
+        'https://example.com/x.png': { data: PNG, mediaType: 'image/png' },
       },
     })
     const ctx = callContext()
@@ -184,10 +185,10 @@ describe('send_message against a fake host', () => {
       `look <img src="data:image/png;base64,${PNG.toString('base64')}"/>`,
       'and ',
       `<file src="data:application/pdf;base64,${Buffer.from('%PDF').toString('base64')}" title="report.pdf"/>`,
-      '<img src="https://example.com/x.png"/>',
+      `<img src="data:image/png;base64,${PNG.toString('base64')}"/>`,
     ])
-    // http(s) media is left to the platform; only resource schemes go through the host
-    expect(fake.resolved.map(r => r.url)).to.deep.equal(['local://cat.png', 'local://missing.png', 'artifact://a1/report.pdf'])
+    // http(s) media is read through the host too (its web scheme, SPEC §4.1): the platform gets data
+    expect(fake.resolved.map(r => r.url)).to.deep.equal(['local://cat.png', 'local://missing.png', 'artifact://a1/report.pdf', 'https://example.com/x.png'])
     expect(fake.resolved.every(r => r.signal === ctx.signal)).to.equal(true)
   })
 

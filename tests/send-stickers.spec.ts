@@ -119,9 +119,9 @@ describe('send_message: <sticker name>', () => {
 
   it('stickers off: <sticker> is dropped as stickers_off; a sticker mark the model writes itself is removed', async () => {
     const fake = host()
-    const result = await sendMessageTool(fake.host).execute({ messages: ['ok <sticker name="happy-cat"/>', '<img src="https://x.example/a.png" kotodama-sticker="x"/>'] }, ctx())
+    const result = await sendMessageTool(fake.host).execute({ messages: ['ok <sticker name="happy-cat"/>', '<img src="data:image/png;base64,iVBO" kotodama-sticker="x"/>'] }, ctx())
     expect((result as any).dropped.map((d: any) => d.code)).to.deep.equal(['stickers_off'])
-    expect(fake.delivered).to.deep.equal(['ok ', '<img src="https://x.example/a.png"/>'])
+    expect(fake.delivered).to.deep.equal(['ok ', '<img src="data:image/png;base64,iVBO"/>'])
     expect(sendMessageTool(fake.host).description).to.not.include('<sticker')
     expect(sendMessageTool(host(stickerPort(library().shelf, { maxPerTurn: 2 }, clock)).host).description).to.include('at most 2 a turn')
   })

@@ -2,20 +2,19 @@
 import h from '@satorijs/element'
 import { z } from 'zod'
 import type { SendTarget, ToolHost } from './types'
-import { schemeOf } from '../resources/file-url'
 import type { Tool, ToolCallContext } from '../contract/tool'
 import { typingDelay } from '../typing/delay'
-import { MEDIA_ELEMENTS, visibleText } from '../util/elements'
+import { visibleText } from '../util/elements'
 import { prose } from '../util/prose'
+import { readMessage, type Dropped } from './send-elements'
 import DESCRIPTION from './send-message.txt'
 import { checkRefs } from './send-refs'
+import { resolveSources } from './send-sources'
 import { resolveStickers } from './send-stickers'
 import { resolveVoices } from './send-voice'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
-
-const RESOURCE_SCHEMES = new Set(['asset', 'artifact', 'local', 'workspace'])
 
 const targetSchema = z.object({
   channel: z.string().min(1).describe('channel key as shown in a [channel ...] header'),
@@ -31,7 +30,7 @@ const inputSchema = z.object({
 
 export type SendMessageInput = z.infer<typeof inputSchema>
 
-export interface Dropped { src: string; code: string; message: string }
+export type { Dropped }
 /** `voices`: the asset:// URLs of the voice messages delivered (SPEC §20), in order */
 export type SendMessageResult =
   | { ok: true; ids: string[]; dropped?: Dropped[]; voices?: string[] }
@@ -50,26 +49,6 @@ function abortReason(signal: AbortSignal): string {
 
 function isEmpty(elements: h[]): boolean {
   return elements.every(el => el.type === 'text' ? !String(el.attrs.content ?? '').trim() : false)
-}
-
-async function resolveMediaIn(elements: h[], host: ToolHost, dropped: Dropped[], signal: AbortSignal): Promise<h[]> {
-  const out: h[] = []
-  for (const el of elements) {
-    const src = typeof el.attrs?.src === 'string' ? el.attrs.src : undefined
-    if (MEDIA_ELEMENTS.has(el.type) && src && RESOURCE_SCHEMES.has(schemeOf(src) ?? '')) {
-      try {
-        const media = await host.resolveMedia(src, signal)
-        const attrs: Record<string, any> = { ...el.attrs, src: `data:${media.mediaType};base64,${media.data.toString('base64')}` }
-        if (el.type === 'file' && media.filename && !attrs.title) attrs.title = media.filename
-        out.push(h(el.type, attrs, el.children))
-      } catch (e: any) {
-        dropped.push({ src, code: e?.code ?? 'read_failed', message: e?.message ?? String(e) })
-      }
-      continue
-    }
-    out.push(el.children?.length ? h(el.type, el.attrs, await resolveMediaIn(el.children, host, dropped, signal)) : el)
-  }
-  return out
 }
 
 function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
@@ -173,11 +152,11 @@ async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: Tool
   for (let index = 0; index < input.messages.length; index++) {
     try {
       const raw = input.messages[index]
-      const parsed = input.mode === 'text' ? [h.text(raw)] : h.parse(raw)
+      const parsed = input.mode === 'text' ? [h.text(raw)] : readMessage(raw, dropped)
       const refs = input.mode === 'text' ? undefined : host.refs?.(target)
       const stickers = await resolveStickers(refs ? checkRefs(parsed, refs, dropped) : parsed, host.stickers, budget, dropped)
       const voices = await resolveVoices(stickers.elements, host.voice, target.bot, dropped, ctx.signal)
-      const elements = await resolveMediaIn(voices.elements, host, dropped, ctx.signal)
+      const elements = await resolveSources(voices.elements, host, dropped, ctx.signal)
       if (isEmpty(elements) && stickers.lastDropped) {
         stickers.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
         continue

@@ -47,14 +47,8 @@ async function walk(elements: h[], port: StickerPort | undefined, budget: Sticke
       out.push(h('img', { src: `data:${got.mediaType};base64,${got.data.toString('base64')}`, [STICKER_ATTR]: got.name }))
       continue
     }
-    // only send_message marks a sticker: one the model marks itself would pass the cap
-    let attrs = el.attrs
-    if (attrs && STICKER_ATTR in attrs) {
-      attrs = { ...attrs }
-      delete attrs[STICKER_ATTR]
-    }
-    const children = el.children?.length ? await walk(el.children, port, budget, dropped, r) : el.children
-    out.push(attrs === el.attrs && children === el.children ? el : h(el.type, attrs, children))
+    // (a mark the model writes itself never gets here: send-elements.yml keeps no such attribute)
+    out.push(el.children?.length ? h(el.type, el.attrs, await walk(el.children, port, budget, dropped, r)) : el)
   }
   return out
 }
