@@ -24,6 +24,7 @@ import { stickersLearn } from './stickers-learn'
 import { voice } from './voice'
 import { providerCache } from './provider-cache'
 import { initiative } from './initiative'
+import { sendElements } from './send-elements'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -49,6 +50,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['20', 'voice', voice],
   ['21', 'provider prompt caches', providerCache],
   ['22', 'initiative', initiative],
+  ['23', 'trust (SPEC §22)', sendElements],
 ]
 
 async function main() {
