@@ -104,7 +104,7 @@ export interface ToolHost {
   showTyping(target: SendTarget): void
   /** Sends of one conversation never interleave. */
   serialize<T>(task: () => Promise<T>): Promise<T>
-  /** Resolves asset://, artifact://, local://, workspace:// media for sending. */
+  /** Resolves media for sending: asset://, artifact://, local://, workspace://, and http(s):// under read's rules. */
   resolveMedia(url: string, signal?: AbortSignal): Promise<ResolvedMedia>
   sleep(ms: number, signal?: AbortSignal): Promise<void>
   now(): number
