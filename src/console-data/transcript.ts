@@ -148,7 +148,8 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
   // who said what (SPEC §22): as the model reads it, the name by the name rule, later lines indented
   text = indentContinuation(text)
   return {
-    kind: 'fact', at: e.at, id: f.id, user: { id: f.user.id, name: displayName(f.user.name, f.user.id) }, channel: f.channel, text, images, voices: voicesIn(text),
+    kind: 'fact', at: e.at, id: f.id, user: { id: f.user.id, name: displayName(f.user.name, f.user.id) }, channel: f.channel,
+    text, images, voices: voicesIn(text),
     ...(e.wake ? { wake: e.wake } : {}),
     ...(e.held ? { held: e.held } : {}),
     ...(f.notice ? { notice: f.notice } : {}), ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),

@@ -93,7 +93,8 @@ export async function searchRecall(
   }
   for (const p of recall.partHits(terms, pool)) {
     const { url, at, shown } = p.doc
-    keyword.push({ id: url, score: p.score / p.scale, at, hit: () => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: flattenLines(shown) }) })
+    const hit = (): SearchHit => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: flattenLines(shown) })
+    keyword.push({ id: url, score: p.score / p.scale, at, hit })
   }
   const byScore = (a: Candidate, b: Candidate) => b.score - a.score || b.at - a.at
   keyword.sort(byScore)

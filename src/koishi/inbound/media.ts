@@ -42,7 +42,10 @@ export function mediaText(head: string, stored: Stored, note?: string): string {
   return note ? `[${head}: ${note}]` : `[${head}]`
 }
 
-/** A short one-line label from an attribute (no control character, no line break of any kind: SPEC §22) (a string or a number), cut on a whole character; undefined when empty. */
+/**
+ * A short one-line label from an attribute (a string or a number), cut on a whole character; undefined
+ * when empty. No control character, no line break of any kind (SPEC §22).
+ */
 export function label(v: unknown, max = 100): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) v = String(v)
   if (typeof v !== 'string') return undefined
