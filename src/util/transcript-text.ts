@@ -30,6 +30,8 @@ export const CHANNEL_NAME_CHARS = 64
  * overrides, and (the `u` flag) lone surrogates.
  */
 const NAME_BAD = /[[\]()#:［］（）＃：\p{Cc}\p{Zl}\p{Zp}\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu
+/** most names: nothing to look at closer (the hot path) */
+const PLAIN_NAME = /^\w+(?: \w+)*$/
 const NEEDS_WORK = /[[\]()#:［］（）＃：\p{Cc}\p{Zl}\p{Zp}\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}|\s\s|^\s|\s$|[^ \S]/u
 
 /**
@@ -39,7 +41,7 @@ const NEEDS_WORK = /[[\]()#:［］（）＃：\p{Cc}\p{Zl}\p{Zp}\u200e\u200f\u20
  */
 export function displayName(name: unknown, fallback?: string, max = NAME_CHARS): string {
   const raw = typeof name === 'string' ? name : typeof name === 'number' ? String(name) : ''
-  if (raw && raw.length <= max && !NEEDS_WORK.test(raw)) return raw
+  if (raw && raw.length <= max && (PLAIN_NAME.test(raw) || !NEEDS_WORK.test(raw))) return raw
   // only the start of a giant value is looked at: bounded work
   const s = raw.slice(0, max * 8).replace(/\p{Cs}/gu, '').replace(NAME_BAD, ' ').replace(/\s+/g, ' ').trim()
   if (!s) return fallback !== undefined ? displayName(fallback, undefined, max) : '?'
@@ -52,6 +54,8 @@ const ID_BAD = /[\s()[\]%\p{Cc}\p{Zl}\p{Zp}\x85]|\p{Cs}/gu
 const ID_NEEDS_WORK = /[\s()[\]%\p{Cc}\p{Zl}\p{Zp}\x85]|\p{Cs}/u
 /** a longer id is shown cut (platform ids are short; the stored one is never changed) */
 const ID_UNITS = 128
+/** most ids: shown as they are without a closer look (the hot path) */
+const PLAIN_ID = /^[\w.@:+=/-]{0,128}$/
 
 const escapeChar = (c: string) => {
   const code = c.charCodeAt(0)
@@ -65,6 +69,7 @@ const escapeChar = (c: string) => {
  */
 export function shownId(id: unknown): string {
   const s = typeof id === 'string' ? id : id === undefined || id === null ? '' : String(id)
+  if (PLAIN_ID.test(s)) return s
   const cut = s.length > ID_UNITS ? `${s.slice(0, ID_UNITS)}…` : s
   return ID_NEEDS_WORK.test(cut) ? cut.replace(ID_BAD, escapeChar) : cut
 }

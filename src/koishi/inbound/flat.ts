@@ -82,13 +82,13 @@ export async function flatten(elements: h[], kit: RenderKit, walk: Walk): Promis
     const media = await renderOne(el, kit, children, MEDIA_RENDERERS)
     if (media) {
       flush()
-      out.push(...media)
+      out.push(...[media].flat())
     } else if (Array.isArray(el.children) && el.children.length) {
       // formatting (and any wrapper) gives way to what it holds
       for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i])
     } else {
       flush()
-      out.push(...await renderOne(el, kit, noChildren, [(e, _k, c) => renderOther(e, c)]) ?? [])
+      out.push(...[await renderOne(el, kit, noChildren, [(e, _k, c) => renderOther(e, c)]) ?? []].flat())
     }
   }
   flush()

@@ -35,7 +35,8 @@ async function render(elements: h[], kit: RenderKit, depth: number, walk: Walk):
     }
     const pending = renderOne(el, kit, children)
     const r = pending instanceof Promise ? await pending : pending
-    if (r) out.push(...r)
+    if (Array.isArray(r)) out.push(...r)
+    else if (r) out.push(r)
   }
   return out
 }

@@ -27,7 +27,7 @@ export const MEDIA_RENDERERS: Renderer[] = [
 /** Asked in order; the first answer counts. */
 export const RENDERERS: Renderer[] = [...MEDIA_RENDERERS, (el, _kit, children) => renderOther(el, children)]
 
-type Rendered = h[] | undefined
+type Rendered = h | h[] | undefined
 
 /**
  * Renders `el` through `renderers` from `from` on: the first answer, or undefined when none knows it; a
@@ -35,7 +35,7 @@ type Rendered = h[] | undefined
  * of the event loop).
  */
 export function renderOne(el: h, kit: RenderKit, children: RenderChildren, renderers = RENDERERS, from = 0): Rendered | Promise<Rendered> {
-  const failed = () => [h.text(`[${el.type.slice(0, 32)}]`)]
+  const failed = () => h.text(`[${el.type.slice(0, 32)}]`)
   for (let i = from; i < renderers.length; i++) {
     let r: ReturnType<Renderer>
     try {
@@ -43,8 +43,8 @@ export function renderOne(el: h, kit: RenderKit, children: RenderChildren, rende
     } catch {
       return failed()
     }
-    if (r instanceof Promise) return r.then(v => v === undefined ? renderOne(el, kit, children, renderers, i + 1) : [v].flat(), failed)
-    if (r !== undefined) return [r].flat()
+    if (r instanceof Promise) return r.then(v => v === undefined ? renderOne(el, kit, children, renderers, i + 1) : v, failed)
+    if (r !== undefined) return r
   }
   return undefined
 }
