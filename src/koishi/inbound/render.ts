@@ -1,7 +1,7 @@
 // The elements of an incoming message as the model reads them (SPEC §19): one renderer per element
 // kind (a file of its own each), media registered as assets, no platform link, and nothing dropped
-// silently. Malformed input (missing or odd attributes, giant values, deep nesting) reads as a short
-// text; renderElements never throws. A tree deeper than MAX_DEPTH is flattened to its text and media
+// silently. Malformed input (missing or odd attributes, giant values) reads as a short text;
+// renderElements never throws. A tree deeper than MAX_DEPTH is flattened to its text and media
 // (flat.ts, SPEC §22: bounded, nothing lost).
 import { h } from 'koishi'
 import { flatten, newWalk, overVisits, walkNote, type Walk } from './flat'
