@@ -133,7 +133,7 @@ describe('inbound rendering: what the model reads of each element', function () 
         '  Alice: hello',
         '  Bob: [face: 微笑][forwarded messages:',
         '    Carol: line one',
-        '    line two<img src="asset://A"/>',
+        '      line two<img src="asset://A"/>',
         '  ]',
         ']',
       ].join('\n'))
@@ -234,7 +234,9 @@ describe('inbound rendering: what the model reads of each element', function () 
       ]
       const text = await read(els)
       expect(text.length).to.be.below(1500)
-      expect(text).to.include('[face: xxxx').and.include('[nested too deeply]').and.include('42').and.include('[face][image][element][voice]')
+      // the deep tree flattened to its text (SPEC §22), not cut
+      expect(text).to.include('[face: xxxx').and.include('bottom').and.include('42').and.include('[face][image][element][voice]')
+      expect(text).to.not.include('nested too deeply')
       expect(text).to.not.match(/https?:/)
     })
   })

@@ -103,7 +103,8 @@ describe('onebot: what the model reads of what people send', function () {
     // a fetched message's face has no name: the adapter's face table is not used for fetched messages (koishi/onebot/segments.ts)
     expect(text).to.equal('[forwarded messages:')
     const request = lastUserText(h.server.requests[0])
-    expect(request).to.include('[forwarded messages:\n  Bob: hello\n  Carol: [face: 微笑] [forwarded messages:\n    Dan: deep\n  ]\n]')
+    // the fact's later lines indented once more (SPEC §22)
+    expect(request).to.include('[forwarded messages:\n    Bob: hello\n    Carol: [face: 微笑] [forwarded messages:\n      Dan: deep\n    ]\n  ]')
     expect(h.napcat.calls.filter(c => c.action === 'get_forward_msg').map(c => String(c.params.message_id))).to.deep.equal(['fwd-1', 'inner-1'])
   })
 

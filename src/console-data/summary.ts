@@ -54,7 +54,7 @@ async function conversationSummary(r: RuntimeLook, c: ConversationLook): Promise
   return {
     key: c.key, mode: r.profile.mode, busy: c.busy, turns, entries: c.entries.length, bytes,
     ...(fact?.channelName ? { name: fact.channelName } : {}),
-    ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: fact.user.name, text: last.text.slice(0, 200) } } : {}),
+    ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: last.user.name, text: last.text.slice(0, 200) } } : {}),
     ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
     ...mutedOf(r, c.key),
     ...idleOf(r, c.key),

@@ -6,6 +6,7 @@ import h from '@satorijs/element'
 import { addCost, costOf, type PriceOf } from '../usage/cost'
 import type { Entry, LiveStep } from '../history/entries'
 import { voicesIn } from '../history/voice-line'
+import { displayName, indentContinuation } from '../util/transcript-text'
 import { sentVoices } from './sent-voices'
 import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
@@ -144,8 +145,11 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
     }
   }
   walk(h.parse(f.content))
+  // who said what (SPEC §22): as the model reads it, the name by the name rule, later lines indented
+  text = indentContinuation(text)
   return {
-    kind: 'fact', at: e.at, id: f.id, user: f.user, channel: f.channel, text, images, voices: voicesIn(text),
+    kind: 'fact', at: e.at, id: f.id, user: { id: f.user.id, name: displayName(f.user.name, f.user.id) }, channel: f.channel,
+    text, images, voices: voicesIn(text),
     ...(e.wake ? { wake: e.wake } : {}),
     ...(e.held ? { held: e.held } : {}),
     ...(f.notice ? { notice: f.notice } : {}), ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),

@@ -17,7 +17,11 @@ export interface Fact {
   direct: boolean
   user: { id: string; name: string }
   content: string        // element markup
-  quote?: { id: string; userId?: string; content?: string }
+  /**
+   * `content`: the quoted message as the adapter gave it (any chat's: never kept past ingest, never
+   * shown); `text`: the start of its visible text, kept only when this conversation holds it (SPEC §22)
+   */
+  quote?: { id: string; userId?: string; content?: string; text?: string }
   mentionsBot?: boolean
   quotesBot?: boolean
   /** the platform marks its author as a bot (SPEC §15: never wakes unless wake.fromBots) */

@@ -1,5 +1,9 @@
-// Facts as the model reads them (SPEC §3).
+// Facts as the model reads them (SPEC §3). Who said what (SPEC §22): the line's head is the
+// runtime's; a name, an id and the text are shown by the rules of util/transcript-text.ts, applied
+// here at render time so facts stored before those rules read by them too.
 import type { Fact } from './entries'
+import { CHANNEL_NAME_CHARS, displayName, flattenLines, indentContinuation, shownId } from '../util/transcript-text'
+import { safeCut } from '../util/surrogate'
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
@@ -8,14 +12,37 @@ export function formatTime(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
+/** the start of a quoted message's text a fact line shows */
+const QUOTE_CHARS = 100
+
 export function factLine(f: Fact): string {
+  const who = `${displayName(f.user.name, f.user.id)} (${shownId(f.user.id)})`
   // a notice has no message to quote: no #id
-  if (f.notice) return `[${formatTime(f.at)}] ${f.user.name} (${f.user.id}) ${f.content}`
-  const quote = f.quote ? `(reply to #${f.quote.id}) ` : ''
-  return `[${formatTime(f.at)}] ${f.user.name} (${f.user.id}) #${f.id}: ${quote}${f.content}`
+  if (f.notice) return indentContinuation(`[${formatTime(f.at)}] ${who} ${f.content}`)
+  return `[${formatTime(f.at)}] ${who} #${shownId(f.id)}: ${quoteOf(f)}${indentContinuation(f.content)}`
 }
 
+/**
+ * `(reply to #id)`, with the start of the quoted text when the fact carries it: only a quote of a
+ * message its conversation holds keeps its text (runtime/quote-held.ts); the adapter's content
+ * (older facts keep it) is never shown.
+ */
+function quoteOf(f: Fact): string {
+  if (!f.quote) return ''
+  const text = f.quote.text ? quoteText(f.quote.text) : ''
+  return `(reply to #${shownId(f.quote.id)}${text ? ` ${oneLineJson(text)}` : ''}) `
+}
+
+/** The quoted text on one line, cut. */
+function quoteText(quoted: string): string {
+  const text = flattenLines(quoted).replace(/\s+/g, ' ').trim()
+  return text.length > QUOTE_CHARS ? `${text.slice(0, safeCut(text, QUOTE_CHARS))}…` : text
+}
+
+/** JSON, its line separators escaped too (JSON.stringify leaves U+2028, U+2029 and NEL as they are) */
+const oneLineJson = (s: string) => JSON.stringify(s).replace(/[\u2028\u2029\x85]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
 export function channelHeader(f: Fact): string {
-  const name = f.channelName ? ` name=${JSON.stringify(f.channelName)}` : ''
-  return `[channel bot=${JSON.stringify(f.bot)} channel=${JSON.stringify(f.channel)}${name}]`
+  const name = f.channelName ? ` name=${oneLineJson(displayName(f.channelName, f.channel, CHANNEL_NAME_CHARS))}` : ''
+  return `[channel bot=${oneLineJson(f.bot)} channel=${oneLineJson(f.channel)}${name}]`
 }

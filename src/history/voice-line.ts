@@ -2,6 +2,7 @@
 // `[voice 4 s: asset://…] "the words"` or `[voice 4 s: asset://…; not transcribed: <why>]` once its
 // transcript is in. The edge writes the first form; the history's amendments write the others.
 import h from '@satorijs/element'
+import { flattenLines } from '../util/transcript-text'
 
 export interface VoiceHeard {
   seconds?: number
@@ -21,10 +22,10 @@ export function voiceHead(seconds?: number): string {
 export function voiceLine(url: string, heard: VoiceHeard = {}): string {
   const head = voiceHead(heard.seconds)
   if (heard.text !== undefined) {
-    const words = heard.text.replace(/\s+/g, ' ').trim()
+    const words = flattenLines(heard.text).replace(/\s+/g, ' ').trim()
     return `[${head}: ${url}] "${words.length > MAX_TEXT ? `${words.slice(0, MAX_TEXT)}…` : words}"`
   }
-  return heard.why ? `[${head}: ${url}; not transcribed: ${heard.why}]` : `[${head}: ${url}]`
+  return heard.why ? `[${head}: ${url}; not transcribed: ${flattenLines(heard.why)}]` : `[${head}: ${url}]`
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

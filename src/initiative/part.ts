@@ -8,6 +8,7 @@ import type { Entry } from '../history/entries'
 import type { RuntimePart } from '../part/runtime-part'
 import type { Clock, Timer } from '../util/clock'
 import { KeyedFile } from '../util/keyed-file'
+import { displayName } from '../util/transcript-text'
 import type { Logger } from '../util/logger'
 import { nextOpening } from './active-hours'
 import { afterHuman, afterIdleWake, nextIdleAt, rulesOf, type IdleNext, type IdleRules, type IdleState } from './schedule'
@@ -138,7 +139,7 @@ export class InitiativePart implements RuntimePart {
       s.due = nextOpening(now + MUTED_RETRY, this.rules.hours, this.rules.zone)
       return this.file.changed()
     }
-    const note = `[idle: quiet for ${quietFor(now - (s.humanAt ?? now))}; last: ${s.human ?? 'someone'}]`
+    const note = `[idle: quiet for ${quietFor(now - (s.humanAt ?? now))}; last: ${displayName(s.human, 'someone')}]`
     this.update(key, afterIdleWake(s, now, this.rules))
     this.d.logger.debug('idle wake of %s: %s', key, note)
     this.d.request(s.channel, { reason: 'idle', note })

@@ -2,10 +2,9 @@
 import { h, Session, Universal } from 'koishi'
 import { channelKey, rawChannel } from '../claims/channel-key'
 import type { Fact } from '../history/entries'
-import { visibleText } from '../util/elements'
 import type { VoiceOrigin } from './inbound/kit-for'
 import { renderElements, type RenderKit } from './inbound/render'
-import { namesBot } from './mentions'
+import { mentionsBot } from './mentions'
 
 
 /**
@@ -57,9 +56,11 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
   const { event, selfId, userId, channelId, isDirect, channel } = a
   const message = event.message ?? {}
   const quote = message.quote
-  const elements = await renderElements(message.elements ?? h.parse(message.content ?? ''), kit)
-  // an <at> of the bot anywhere (Koishi's atSelf is only the leading one), or its name written out
-  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === selfId) || namesBot(visibleText(elements), botName)
+  const given = message.elements ?? h.parse(message.content ?? '')
+  const elements = await renderElements(given, kit)
+  // an <at> of the bot anywhere in the message's own words (Koishi's atSelf is only the leading one),
+  // or its name written out; never inside a forward or a quote (SPEC §22)
+  const mentions = mentionsBot(given, selfId, botName)
   const author = authorOf(a)
   const guildId = event.guild?.id
   return {
@@ -74,13 +75,13 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
     user: { id: userId, name: author },
     content: elements.join(''),
     ...(quote?.id ? { quote: quoteOf(quote) } : {}),
-    mentionsBot,
+    mentionsBot: mentions,
     quotesBot: !!quote?.user?.id && quote.user.id === selfId,
     ...(event.user?.isBot ? { fromBot: true } : {}),
   }
 }
 
-/** The quoted message as a fact carries it: its id, author and the start of its text. */
+/** The quoted message as the adapter gives it: its id, author and the start of its markup (the runtime keeps its text only when it holds the message). */
 function quoteOf(quote: { id?: string; user?: { id?: string }; content?: string }): NonNullable<Fact['quote']> {
-  return { id: quote.id!, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 200) } : {}) }
+  return { id: quote.id!, ...(quote.user?.id ? { userId: quote.user.id } : {}), ...(quote.content ? { content: quote.content.slice(0, 800) } : {}) }
 }

@@ -6,8 +6,8 @@ import { DEFAULT_MEMORY, DEFAULT_PEOPLE } from '../config/defaults'
 import type { PeopleConfig } from '../config/types'
 import type { RuntimeView } from '../tools/types'
 import type { RuntimePart } from '../part/runtime-part'
-import { clip } from '../util/clip'
 import { safeName } from '../util/safe-name'
+import { displayName, shownId } from '../util/transcript-text'
 import { partnerOf, PEOPLE_DIR, PeopleGuard, personRel, personUrl, platformOf } from './people-path'
 import { NoteHeads, type NoteHead } from './people-notes'
 
@@ -73,7 +73,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
         people.delete(key)
         // a busy group between turns: only the latest speakers can be shown
         if (people.size >= KEPT) people.delete(people.keys().next().value!)
-        people.set(key, { platform, id: e.fact.user.id, name: oneLine(e.fact.user.name || e.fact.user.id) })
+        people.set(key, { platform, id: e.fact.user.id, name: displayName(e.fact.user.name, e.fact.user.id) })
       }
     },
     async opening(conversation) {
@@ -110,7 +110,7 @@ function personBlock(d: PeopleDeps, heads: NoteHeads, p: Person, privateChat: bo
   const shared = read(false)
   const own = privateChat ? read(true) : undefined
   if (!shared && !own && safeName(p.id) === p.id) return undefined
-  const lines = [`- ${p.name} (id ${oneLine(p.id)}): ${personUrl(p.platform, p.id)}${shared ? '' : ' (no note yet)'}`]
+  const lines = [`- ${p.name} (id ${shownId(p.id)}): ${personUrl(p.platform, p.id)}${shared ? '' : ' (no note yet)'}`]
   if (shared) lines.push(indent(shared))
   if (privateChat) {
     lines.push(`  private section, shown only in this chat (your writes to the note above go here): ${personUrl(p.platform, p.id, true)}`)
@@ -124,5 +124,3 @@ function indent(n: NoteHead): string {
   return n.text.split('\n').map(l => `  ${l}`).join('\n') + more
 }
 
-/** a display name is anyone's to choose: one short line */
-const oneLine = (s: string) => clip(String(s).replace(/\s+/g, ' ').trim(), 40)

@@ -9,6 +9,7 @@ import { ResourceError } from '../resources/errors'
 import { encodeSegment } from '../resources/file-url'
 import { formatTime } from '../history/render-facts'
 import { quote } from '../util/clip'
+import { displayName, indentContinuation, shownId } from '../util/transcript-text'
 import type { RecallDoc } from './docs'
 
 export const SCHEME = 'history'
@@ -57,9 +58,11 @@ export function parseHistoryUrl(url: string): HistoryUrl {
 
 /** One message as a line (more lines when the text has them). */
 export function messageLine(d: RecallDoc, n: number, cross: boolean, marked: boolean): string {
-  const where = cross && d.ch ? ` [${d.ch}]` : ''
-  const who = d.self ? `${d.who} (you)` : `${d.who} (${d.uid})`
-  return `${marked ? '→ ' : ''}#${n} [${formatTime(d.at)}]${where} ${who}${d.id ? ` #${d.id}` : ''}: ${d.text}`
+  const where = cross && d.ch ? ` [${shownId(d.ch)}]` : ''
+  // who said what (SPEC §22): the name by the name rule, ids escaped, the text's later lines indented
+  const name = displayName(d.who, d.uid)
+  const who = d.self ? `${name} (you)` : `${name} (${shownId(d.uid)})`
+  return `${marked ? '→ ' : ''}#${n} [${formatTime(d.at)}]${where} ${who}${d.id ? ` #${shownId(d.id)}` : ''}: ${indentContinuation(d.text)}`
 }
 
 /** The page: a line that says where it is and how to go on, then the messages. */

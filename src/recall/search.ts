@@ -13,6 +13,7 @@ import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
 import type { SearchHit } from '../tools/search'
 import { within } from '../util/within'
+import { displayName, flattenLines } from '../util/transcript-text'
 
 export type { SearchHit }
 
@@ -54,7 +55,7 @@ export async function searchRecall(
     await settled(idx)
     const message = (n: number, doc: RecallDoc, found: ReadonlySet<string>): SearchHit => ({
       url: historyUrl(key, n + 1), id: doc.id, at: new Date(doc.at).toISOString(),
-      who: doc.self ? `${doc.who} (you)` : doc.who, text: snippet(doc.text, found),
+      who: doc.self ? `${displayName(doc.who, doc.uid)} (you)` : displayName(doc.who, doc.uid), text: snippet(doc.text, found),
     })
     try {
       if (terms.length || dates.length) {
@@ -92,7 +93,8 @@ export async function searchRecall(
   }
   for (const p of recall.partHits(terms, pool)) {
     const { url, at, shown } = p.doc
-    keyword.push({ id: url, score: p.score / p.scale, at, hit: () => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: shown }) })
+    const hit = (): SearchHit => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: flattenLines(shown) })
+    keyword.push({ id: url, score: p.score / p.scale, at, hit })
   }
   const byScore = (a: Candidate, b: Candidate) => b.score - a.score || b.at - a.at
   keyword.sort(byScore)

@@ -2,11 +2,13 @@
 // around its first matching word, with `…` where it was cut.
 import { safeCut } from '../util/surrogate'
 import { analyze } from './analyze'
+import { flattenLines } from '../util/transcript-text'
 
 export const SNIPPET_UNITS = 300
 
 export function snippet(text: string, found: ReadonlySet<string>, max = SNIPPET_UNITS): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ').trim()
+  // one line, whatever line breaks it had (SPEC §22)
+  const flat = flattenLines(text).trim()
   if (flat.length <= max) return flat
   let at = flat.length
   for (const t of analyze(flat)) if (t.start < at && found.has(t.term)) at = t.start

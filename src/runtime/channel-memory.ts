@@ -4,6 +4,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Fact } from '../history/entries'
 import type { InboundRef } from './types'
+import { displayName } from '../util/transcript-text'
 
 export interface ChannelPlace {
   guildId?: string
@@ -32,7 +33,8 @@ export class ChannelMemory {
       ...(fact.rawChannel ? { rawChannel: fact.rawChannel } : {}),
     }
     if (!fact.notice) this.channels.set(key(fact.bot, fact.channel), { place, latest: { id: fact.id, at: fact.at } })
-    if (fact.user.name !== fact.user.id) this.people.set(key(fact.bot, fact.user.id), fact.user.name)
+    // kept by the name rule (SPEC §22): a notice writes it into its text
+    if (fact.user.name !== fact.user.id) this.people.set(key(fact.bot, fact.user.id), displayName(fact.user.name, fact.user.id))
   }
 
   /** The name `user` last wrote under on `bot`, if this runtime heard them. */

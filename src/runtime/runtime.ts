@@ -25,6 +25,7 @@ import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
 import { shortenFact } from './long-facts'
+import { heldQuote } from './quote-held'
 import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
@@ -177,9 +178,10 @@ export class Runtime {
     this.channels.heard(fact)
     const wake = this.extensions.engine().judge(fact)
     return this.conversations.using(this.conversationKey(fact.channel), async conv => {
-      let shown = fact
+      // a quote's text only of a message this conversation holds (SPEC §22)
+      let shown = heldQuote(fact, (channel, id) => conv.holds(channel, id))
       try {
-        shown = await shortenFact(fact, this.artifacts)
+        shown = await shortenFact(shown, this.artifacts)
       } catch (e: any) {
         this.logger.warn('could not archive a long message: %s', e?.message ?? e)
       }

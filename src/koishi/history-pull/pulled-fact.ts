@@ -1,13 +1,11 @@
 // A message read from a platform's history → a fact, as session-to-fact.ts makes one of a live
 // message: the same channel key and platform ids, the author's card or nickname, the platform's
 // time, media registered as assets through the same renderers; marked `pulled`.
-import { h } from 'koishi'
 import { rawChannel } from '../../claims/channel-key'
 import type { Fact } from '../../history/entries'
-import { visibleText } from '../../util/elements'
 import type { VoiceOrigin } from '../inbound/kit-for'
 import { renderElements, type RenderKit } from '../inbound/render'
-import { namesBot } from '../mentions'
+import { mentionsBot } from '../mentions'
 import type { FetchedMessage } from './window'
 
 /** Where a channel is, as its facts say it (or the live message that starts a pull). */
@@ -31,7 +29,7 @@ export interface PulledFactKit extends RenderKit {
 export async function pulledFact(m: FetchedMessage, place: ChannelPlace, kit: PulledFactKit): Promise<Fact> {
   const voice = kit.hear?.({ id: m.id, channel: place.channel, user: { id: m.user.id, name: m.user.name } })
   const elements = await renderElements(m.elements, voice ? { ...kit, voice } : kit)
-  const mentionsBot = h.select(elements, 'at').some(at => at.attrs.id === kit.selfId) || namesBot(visibleText(elements), kit.botName)
+  const mentions = mentionsBot(m.elements, kit.selfId, kit.botName)
   return {
     id: m.id,
     at: m.at,
@@ -44,7 +42,7 @@ export async function pulledFact(m: FetchedMessage, place: ChannelPlace, kit: Pu
     user: { id: m.user.id, name: m.user.name },
     content: elements.join(''),
     ...(m.quote ? { quote: { id: m.quote.id } } : {}),
-    mentionsBot,
+    mentionsBot: mentions,
     ...(m.user.isBot ? { fromBot: true } : {}),
     pulled: true,
   }

@@ -48,7 +48,9 @@ function parsed(data: unknown): Record<string, any> | undefined {
 }
 
 function text(v: unknown): string | undefined {
-  if (typeof v !== 'string' || !v.trim()) return undefined
-  const s = v.trim()
+  if (typeof v !== 'string') return undefined
+  // one line: a card's title is anyone's to write (SPEC §22)
+  const s = v.slice(0, MAX_FIELD * 4).replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim()
+  if (!s) return undefined
   return s.length > MAX_FIELD ? `${s.slice(0, safeCut(s, MAX_FIELD))}…` : s
 }

@@ -17,9 +17,9 @@
 // - otherwise the platform's fetch by id (`kit.forward`: OneBot's get_forward_msg, koishi/onebot/forward.ts).
 import { h } from 'koishi'
 import { safeCut } from '../../util/surrogate'
+import { displayName, indentContinuation } from '../../util/transcript-text'
 import { authorOf, decodeSegments, type OneBotMessage } from '../onebot/segments'
 import type { ExpansionBudget, ForwardedMessage, RenderChildren, RenderKit } from './kit'
-import { label } from './media'
 
 export const FORWARD_MAX_MESSAGES = 20
 export const FORWARD_MAX_UNITS = 2000
@@ -58,8 +58,8 @@ async function expand(el: h, kit: RenderKit, children: RenderChildren): Promise<
   const indent = '\n' + '  '.repeat(depth + 1)
   const out: h[] = [mark(h.text('[forwarded messages:'))]
   for (const m of shown) {
-    out.push(mark(h.text(`${indent}${label(m.author, 60) ?? 'someone'}: `), true))
-    // a line break inside a message keeps its text under its author
+    out.push(mark(h.text(`${indent}${displayName(m.author, 'someone')}: `), true))
+    // a line break of any kind inside a message keeps its text under its author (SPEC §22)
     for (const r of await children(m.elements ?? [], inner)) out.push(r.type === 'text' && !placed.has(r) ? indented(r, indent) : r)
   }
   out.push(mark(h.text(`\n${'  '.repeat(depth)}]`)))
@@ -103,7 +103,9 @@ function mark(el: h, start = false): h {
 
 function indented(el: h, indent: string): h {
   const text = String(el.attrs.content ?? '')
-  return text.includes('\n') ? h.text(text.replace(/\r?\n/g, indent)) : el
+  const lines = indentContinuation(text)
+  // deeper than its author's line: a line typed to look like another message stays under this one
+  return lines === text ? el : h.text(lines.replace(/\n {2}/g, `${indent}  `))
 }
 
 /** The outermost expansion within FORWARD_MAX_UNITS, its open brackets closed, saying how many messages were left out. */

@@ -42,12 +42,15 @@ export function mediaText(head: string, stored: Stored, note?: string): string {
   return note ? `[${head}: ${note}]` : `[${head}]`
 }
 
-/** A short one-line label from an attribute (a string or a number), cut on a whole character; undefined when empty. */
+/**
+ * A short one-line label from an attribute (a string or a number), cut on a whole character; undefined
+ * when empty. No control character, no line break of any kind (SPEC §22).
+ */
 export function label(v: unknown, max = 100): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) v = String(v)
   if (typeof v !== 'string') return undefined
   // only the start of a giant value is looked at
-  const s = v.slice(0, max * 4).replace(/[\s\u0000-\u001f]+/g, ' ').trim()
+  const s = v.slice(0, max * 4).replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim()
   if (!s) return undefined
   return s.length > max ? `${s.slice(0, safeCut(s, max))}…` : s
 }

@@ -1,66 +1,42 @@
 // The elements of an incoming message as the model reads them (SPEC §19): one renderer per element
 // kind (a file of its own each), media registered as assets, no platform link, and nothing dropped
-// silently. Malformed input (missing or odd attributes, giant values, deep nesting) reads as a short
-// text; renderElements never throws.
+// silently. Malformed input (missing or odd attributes, giant values) reads as a short text;
+// renderElements never throws. A tree deeper than MAX_DEPTH is flattened to its text and media
+// (flat.ts, SPEC §22: bounded, nothing lost).
 import { h } from 'koishi'
-import { renderCard } from './card'
-import { renderFace } from './face'
-import { renderFile } from './file'
-import { renderForward } from './forward'
-import { renderImage } from './image'
-import type { RenderKit, Renderer } from './kit'
-import { renderOther } from './other'
-import { renderSticker } from './sticker'
-import { renderVideo } from './video'
-import { renderVoice } from './voice'
+import { flatten, newWalk, overVisits, walkNote, type Walk } from './flat'
+import type { RenderKit } from './kit'
+import { renderOne } from './renderers'
 
 export type { ExpansionBudget, ForwardedMessage, RenderChildren, RenderKit, Renderer } from './kit'
 
-/** Asked in order; the first answer counts. A sticker is an image too, so it is asked first. */
-const RENDERERS: Renderer[] = [
-  el => renderCard(el),
-  el => renderFace(el),
-  (el, kit) => renderSticker(el, kit),
-  (el, kit) => renderImage(el, kit),
-  (el, kit) => renderVoice(el, kit),
-  (el, kit) => renderVideo(el, kit),
-  (el, kit) => renderFile(el, kit),
-  (el, kit, children) => renderForward(el, kit, children),
-  (el, _kit, children) => renderOther(el, children),
-]
-
-/** elements inside elements (forwards included) deeper than this read as one short text */
+/** elements inside elements (forwards included) deeper than this are flattened to their text and media */
 const MAX_DEPTH = 24
 
-export function renderElements(elements: h[], kit: RenderKit): Promise<h[]> {
-  return render(elements, kit, 0)
+export async function renderElements(elements: h[], kit: RenderKit): Promise<h[]> {
+  const walk = newWalk()
+  const out = await render(elements, kit, 0, walk)
+  const note = walkNote(walk)
+  return note ? [...out, note] : out
 }
 
-async function render(elements: h[], kit: RenderKit, depth: number): Promise<h[]> {
+async function render(elements: h[], kit: RenderKit, depth: number, walk: Walk): Promise<h[]> {
   if (!Array.isArray(elements)) return []
-  if (depth > MAX_DEPTH) return elements.length ? [h.text('[nested too deeply]')] : []
+  if (depth > MAX_DEPTH) return flatten(elements, kit, walk)
   const out: h[] = []
-  const children = (els: h[], k = kit) => render(els, k, depth + 1)
+  const children = (els: h[], k = kit) => render(els, k, depth + 1, walk)
   for (const el of elements) {
     // not an element at all (a malformed decode): nothing a person sent
     if (!el || typeof el !== 'object') continue
+    if (overVisits(walk)) break
     if (typeof el.type !== 'string' || !el.type) {
       out.push(h.text('[element]'))
       continue
     }
-    try {
-      for (const renderer of RENDERERS) {
-        // awaited only when it is a promise: a text element costs no turn of the event loop
-        const pending = renderer(el, kit, children)
-        const r = pending instanceof Promise ? await pending : pending
-        if (r === undefined) continue
-        if (Array.isArray(r)) out.push(...r)
-        else out.push(r)
-        break
-      }
-    } catch {
-      out.push(h.text(`[${el.type.slice(0, 32)}]`))
-    }
+    const pending = renderOne(el, kit, children)
+    const r = pending instanceof Promise ? await pending : pending
+    if (Array.isArray(r)) out.push(...r)
+    else if (r) out.push(r)
   }
   return out
 }

@@ -7,6 +7,7 @@ import type { Context, Session } from 'koishi'
 import type { Fact } from '../../history/entries'
 import type { Runtime } from '../../runtime/runtime'
 import type { Logger } from '../../util/logger'
+import { displayName, shownId } from '../../util/transcript-text'
 import { arrivalOf, type Arrival } from '../session-to-fact'
 import { exemptFromWholeMute, readBan } from './ban'
 
@@ -46,7 +47,7 @@ export function listenToNotices(ctx: Context, d: NoticeDeps): void {
     if (!poker || poker === a.selfId) return
     const toBot = target === a.selfId
     claimed(a, 'poke', async rt => {
-      const whom = toBot ? 'you' : `${rt.channels.nameOf(a.bot, target) ?? target} (${target})`
+      const whom = toBot ? 'you' : `${displayName(rt.channels.nameOf(a.bot, target), target)} (${shownId(target)})`
       await rt.receive(fact(a, poker, rt, `poked ${whom}`, { notice: 'poke', ...(toBot ? { pokesBot: true } : {}) }))
     })
   })
