@@ -13,6 +13,9 @@ import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, Fact, LiveStep } from '../history/entries'
 import { EntryTail } from './entry-tail'
 import { Attention } from '../attention/attention'
+import { fillsWait } from '../attention/arrival'
+import { selfWakesInRow } from '../attention/self-wakes'
+import { DEFAULT_TIMING } from '../config/defaults'
 import type { ConversationDeps } from './conversation-deps'
 import { ConversationWait } from './conversation-wait'
 import type { WaitWindow } from './wait-window'
@@ -65,7 +68,9 @@ export class Conversation implements TurnPort {
         await runTurn(this, lines?.length ? { ...req, note: [req.note, ...lines].filter(Boolean).join('\n') } : req)
       },
     })
-    this.waiting = new ConversationWait({ clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req) })
+    this.waiting = new ConversationWait({
+      clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req), fills: f => fillsWait(f, this.profile.wake),
+    })
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
@@ -87,6 +92,7 @@ export class Conversation implements TurnPort {
     return !this.turns.busy && !this.turns.queued && !this.wait && !this.attention.waiting && !this.inbox.length && !this.deps.store.stuck
   }
   get signal() { return this.abort.signal }
+  private get maxSelfWakes() { return this.profile.timing?.maxSelfWakes ?? DEFAULT_TIMING.maxSelfWakes! }
   get entries(): Entry[] { return this.tail.entries }
 
   model() { return this.deps.model() }
@@ -133,7 +139,7 @@ export class Conversation implements TurnPort {
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
     if (!fact.pulled) this.attention.between(arrival)
-    if (!arrival.wake && !fact.pulled) this.waiting.countFact()
+    if (!arrival.wake) this.waiting.countFact(fact)
     return true
   }
 
@@ -152,6 +158,7 @@ export class Conversation implements TurnPort {
     const state: TurnState = {
       number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat: chatOf(this.key),
       watchArrivals: fn => this.attention.watchArrivals(fn),
+      selfWakes: () => ({ inRow: selfWakesInRow(this.tail.entries, this.profile.wake), max: this.maxSelfWakes }),
     }
     this.currentTurn = state
     this.append(turnOpening(req, state.number, now))
@@ -184,7 +191,7 @@ export class Conversation implements TurnPort {
     this.inbox = []
     if (moved.length) {
       this.append(moved)
-      for (const e of moved) if (e.type === 'fact' && !e.fact.pulled) this.waiting.countFact()
+      for (const e of moved) if (e.type === 'fact') this.waiting.countFact(e.fact)
     }
     return moved
   }
