@@ -285,7 +285,8 @@ export function checkConfig(config: Config): CheckedConfig {
 function checkedTrust(given: Partial<TrustConfig> | undefined, problems: ConfigProblem[]): TrustConfig {
   const owners = (Array.isArray(given?.owners) ? given.owners : []).filter((o, i) => {
     const ok = typeof o === 'string' && /^[^:\s]+:\S+$/.test(o)
-    if (!ok) problems.push({ path: `trust.owners[${i}]`, message: `${JSON.stringify(o)?.slice(0, 60)} is not platform:userId (e.g. onebot:10001); it is left out` })
+    const shown = JSON.stringify(o)?.slice(0, 60)
+    if (!ok) problems.push({ path: `trust.owners[${i}]`, message: `${shown} is not platform:userId (e.g. onebot:10001); it is left out` })
     return ok
   })
   return { owners, tools: Array.isArray(given?.tools) ? given.tools.filter(t => typeof t === 'string') : [] }

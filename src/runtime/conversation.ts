@@ -22,7 +22,8 @@ import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
-import { chatOf } from './turn-chat'
+import { chatOf, wokenIn } from './turn-chat'
+import { chatEntries } from './request/chat-window'
 
 export type { ConversationDeps } from './conversation-deps'
 
@@ -155,13 +156,16 @@ export class Conversation implements TurnPort {
   beginTurn(req: TurnRequest): TurnState {
     const now = this.clock.now()
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
+    // cross mode: the chat of the facts that woke the turn ('' none), kept in its turn entry (SPEC §22)
+    const cross = this.profile.mode === 'cross' ? wokenIn(this.tail.entries, this.tail.entries.length, req.reason) ?? '' : undefined
+    const chat = cross === undefined ? chatOf(this.key) : cross ? chatOf(cross) : undefined
     const state: TurnState = {
-      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat: chatOf(this.key),
+      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat,
       watchArrivals: fn => this.attention.watchArrivals(fn),
       selfWakes: () => ({ inRow: selfWakesInRow(this.tail.entries, this.profile.wake), max: this.maxSelfWakes }),
     }
     this.currentTurn = state
-    this.append(turnOpening(req, state.number, now))
+    this.append(turnOpening(req, state.number, now, cross))
     return state
   }
 
@@ -204,7 +208,11 @@ export class Conversation implements TurnPort {
   /** The messages of the next model request, with the attachments it shows as images. */
   buildRequest(maxChars?: number): Promise<ModelRequest> {
     const currentTurn = this.currentTurn?.number ?? this.turnCounter
-    return this.books.build({ maxChars, entries: this.tail.entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn })
+    // cross mode: a private chat's facts and turns only in a turn held there (SPEC §22)
+    const chat = this.currentTurn?.chat
+    const entries = this.profile.mode === 'cross' ? chatEntries(this.tail.entries, chat) : this.tail.entries
+    const view = chat?.direct ? chat.channel : ''
+    return this.books.build({ maxChars, entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn, view })
   }
 
   showStep(live: LiveStep | undefined): void {
