@@ -126,6 +126,24 @@ describe('other bots and ignored users (SPEC §22)', function () {
     await h.server.waitForRequests(2)
   })
 
+  it('with wake.fromBots, turns another bot\'s mentions wake count as turns nobody woke: the third one may not wait', async () => {
+    h = await Harness.start({ profile: { wake: { fromBots: true } } })
+    h.server.fallback({ toolCalls: [call('wait', { seconds: 600 })] })
+    await h.client('alice', 'room1').receive('<at id="514"/> talk to the other bot')
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const other = h.client('otherbot', 'room1')
+    other.event.user.isBot = true
+    for (let i = 1; i <= 4; i++) {
+      await other.receive(`<at id="514"/> your turn ${i}`)
+      await h.server.waitForRequests(i + 1)
+      await h.settled()
+    }
+    const results = h.server.requests.slice(2).map(r => JSON.parse(toolResultsOf(r).at(-1)!.content))
+    expect(results.map(r => r.ok)).to.deep.equal([true, true, false])
+    expect(results[2].error.name).to.equal('WaitRefused')
+  })
+
   it('wake.ignoreUsers: 20 messages (mentions too) start no turn and fill no wait; they are stored, held as ignored', async () => {
     h = await Harness.start({ profile: { wake: { ignoreUsers: ['qqbot', 'mock:otherbot'] } } })
     h.server.script({ toolCalls: [call('wait', { messages: 1 })] }, { toolCalls: [call('finish', {})] })
