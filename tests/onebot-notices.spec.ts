@@ -243,7 +243,9 @@ describe('onebot: notices', function () {
   })
 
   it('kotodama.status shows the platform\'s capability line and the mute', async () => {
-    h = await OneBotHarness.start({ models: [{ id: 'ears', model: 'whisper-1' }], profile: { voice: { stt: 'ears' } }, config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } } })
+    h = await OneBotHarness.start({
+      models: [{ id: 'ears', model: 'whisper-1' }], profile: { voice: { stt: 'ears' } }, config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } },
+    })
     await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'hello' })
     await h.napcat.ban({ group: GROUP, duration: 600 })
     await h.app.kotodama.received()
