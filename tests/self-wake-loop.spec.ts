@@ -4,7 +4,7 @@
 // delays a wait's wake (never drops it); other bots and ignored users neither fill a wait nor wake.
 import { expect } from 'chai'
 import { install } from '@sinonjs/fake-timers'
-import { Harness, call, NO_DEBOUNCE, NO_TYPING, type HarnessOptions } from './support/harness'
+import { Harness, call, NO_DEBOUNCE, NO_TYPING, typingBetween, type HarnessOptions } from './support/harness'
 import { messagesOf, toolResultsOf, type RecordedRequest } from './support/fake-openai'
 import { readHistoryWhen } from './support/faults'
 
@@ -142,6 +142,19 @@ describe('other bots and ignored users (SPEC §22)', function () {
     const results = h.server.requests.slice(2).map(r => JSON.parse(toolResultsOf(r).at(-1)!.content))
     expect(results.map(r => r.ok)).to.deep.equal([true, true, false])
     expect(results[2].error.name).to.equal('WaitRefused')
+  })
+
+  it('with timing.yield any, another bot\'s or an ignored user\'s message does not stop a send still typing', async () => {
+    h = await Harness.start({ profile: { typing: typingBetween(300), timing: { ...NO_DEBOUNCE, yield: 'any' }, wake: { ignoreUsers: ['qqbot'] } } })
+    h.server.script({ toolCalls: [call('send_message', { messages: ['one', 'two', 'three', 'four'] })] }, { toolCalls: [call('finish', {})] })
+    await h.client('alice', 'room1').receive('<at id="514"/> count to four')
+    await h.until(() => h.sent.length === 1, 'the first message')
+    const other = h.client('otherbot', 'room1')
+    other.event.user.isBot = true
+    await other.receive('beep')
+    await h.client('qqbot', 'room1').receive('auto reply')
+    await h.until(() => h.sent.length === 4, 'all four')
+    expect(h.sent.map(s => s.content)).to.deep.equal(['one', 'two', 'three', 'four'])
   })
 
   it('wake.ignoreUsers: 20 messages (mentions too) start no turn and fill no wait; they are stored, held as ignored', async () => {

@@ -17,10 +17,14 @@ export function ignoredAuthor(fact: Fact, wake: Pick<WakeConfig, 'ignoreUsers'>)
   return list.includes(id) || list.includes(`${platform}:${id}`)
 }
 
-/** Whether a fact counts toward a pending `wait({messages})`: not another bot's (unless wake.fromBots), never an ignored user's. */
+/** A fact the mind does not heed (SPEC §22): an ignored user's, or another bot's unless wake.fromBots. */
+export function unheeded(fact: Fact, wake: WakeConfig): boolean {
+  return ignoredAuthor(fact, wake) || (!!fact.fromBot && !wake.fromBots)
+}
+
+/** Whether a fact counts toward a pending `wait({messages})`: a heeded one, delivered live. */
 export function fillsWait(fact: Fact, wake: WakeConfig): boolean {
-  if (fact.pulled || ignoredAuthor(fact, wake)) return false
-  return !fact.fromBot || !!wake.fromBots
+  return !fact.pulled && !unheeded(fact, wake)
 }
 
 /** A person wrote (or poked): not another bot, not an ignored user, not history pulled after downtime, not a join or leave. */

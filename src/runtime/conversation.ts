@@ -134,7 +134,7 @@ export class Conversation implements TurnPort {
     if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.push(...entries)
-      if (!fact.pulled) this.attention.duringTurn(arrival, wake)
+      if (!fact.pulled) this.attention.duringTurn(arrival, wake, fact)
       return true
     }
     this.append(entries)
