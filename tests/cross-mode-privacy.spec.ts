@@ -78,6 +78,20 @@ describe('cross mode keeps a private chat private (SPEC §22)', function () {
     expect(JSON.stringify(h.server.requests[1].body.messages)).to.not.include('zebra-flu')
   })
 
+  it('two private chats that wake one turn: it is held in the newer one, and the other gets a turn of its own', async () => {
+    h = await Harness.start({ profiles: [{ ...profile, timing: { debounceMs: 300, debounceMaxMs: 900 } }] })
+    h.server.fallback({ toolCalls: [call('finish', {})] })
+    await h.client('alice').receive('alice here: my pin is 1234')
+    await h.client('carol').receive('carol here: hello')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    const [first, second] = h.server.requests.map(r => JSON.stringify(r.body.messages))
+    expect(first).to.include('carol here').and.not.include('my pin is 1234')
+    expect(second).to.include('my pin is 1234').and.include('[wake: private:alice wrote to you]').and.not.include('carol here')
+    await h.idle(100)
+    expect(h.server.requests).to.have.length(2)
+  })
+
   it('targets: private:bob (never wrote), private:* and private: are refused with InvalidTarget and reach no adapter', async () => {
     h = await Harness.start({ profiles: [profile] })
     h.server.script(

@@ -23,6 +23,8 @@ export interface TurnStart {
   waitedMs?: number
   /** a wait window that passed while kotodama was not running */
   late?: boolean
+  /** cross mode: the private chat this turn is held in (one that woke an earlier turn held elsewhere, SPEC §22) */
+  chat?: string
 }
 
 export interface GateDeps {

@@ -22,22 +22,24 @@ export function chatOf(key: string): TurnChat | undefined {
  * group; else none. A wait's wake with no waking fact: the chat of the turn before.
  */
 export function wokenIn(entries: readonly Entry[], end: number, reason: string): string | undefined {
-  const channels: string[] = []
-  let i = end - 1
-  for (; i >= 0; i--) {
-    const e = entries[i]
-    if (e.type === 'step' || e.type === 'turn') break
-    if (e.type === 'fact' && e.wake && !e.held) channels.push(e.fact.channel)
-  }
+  const channels = wakingChannels(entries, end)
   const direct = channels.find(isDirectKey)
   if (direct) return direct
   if (channels.length) return channels.every(c => c === channels[0]) ? channels[0] : undefined
   if (!reason.startsWith('wait:')) return undefined
-  for (; i >= 0; i--) {
-    const e = entries[i]
-    if (e.type === 'turn') return turnChannel(entries, i)
-  }
+  for (let i = end - 1; i >= 0; i--) if (entries[i].type === 'turn') return turnChannel(entries, i)
   return undefined
+}
+
+/** The channels of the facts that woke the turn whose entry stands (or is about to) at `end`, newest first. */
+export function wakingChannels(entries: readonly Entry[], end: number): string[] {
+  const channels: string[] = []
+  for (let i = end - 1; i >= 0; i--) {
+    const e = entries[i]
+    if (e.type === 'step' || e.type === 'turn') break
+    if (e.type === 'fact' && e.wake && !e.held) channels.push(e.fact.channel)
+  }
+  return channels
 }
 
 /** The channel of the turn whose entry is `entries[i]`: as recorded, or (older histories) as its waking facts say. */
