@@ -3,8 +3,8 @@
 // it, up to `debounceMaxMs` after the first waking one; then one turn answers them all. A turn
 // never starts sooner than `cooldownSeconds` after the last one ended, whatever woke it (SPEC
 // §22: a wait window or an explicit wake too): wakes in between are merged into the next turn,
-// never dropped. With a judge, a wake by a keyword, a name or a wait
-// window first asks it (judge.ts); a no is recorded, the facts stay in the history.
+// never dropped. With a judge, a wake by a keyword, a name or a wait window first asks it
+// (judge.ts); a no is recorded, the facts stay in the history.
 import { DEFAULT_TIMING } from '../config/defaults'
 import type { TimingConfig } from '../config/types'
 import type { Clock, Timer } from '../util/clock'

@@ -158,10 +158,10 @@ export class Conversation implements TurnPort {
 
   beginTurn(req: TurnRequest): TurnState {
     const now = this.clock.now()
-    // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     // cross mode: the chat of the facts that woke the turn ('' none), kept in its turn entry (SPEC §22)
     const cross = this.profile.mode === 'cross' ? this.crossChat(req) : undefined
     const chat = cross === undefined ? chatOf(this.key) : cross ? chatOf(cross) : undefined
+    // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
       number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat,
       watchArrivals: fn => this.attention.watchArrivals(fn),
