@@ -3,6 +3,7 @@
 // sends there, not what `search` finds — and a send must name one concrete channel, a private one
 // only where that person wrote to the bot. The private chat itself still sees all of it.
 import { expect } from 'chai'
+import { z } from 'zod'
 import { Harness, call, FAST_TYPING, NO_DEBOUNCE } from './support/harness'
 import { toolResultsOf, type RecordedRequest } from './support/fake-openai'
 import { requestText } from './support/faults'
@@ -90,6 +91,37 @@ describe('cross mode keeps a private chat private (SPEC §22)', function () {
     expect(second).to.include('my pin is 1234').and.include('[wake: private:alice wrote to you]').and.not.include('carol here')
     await h.idle(100)
     expect(h.server.requests).to.have.length(2)
+  })
+
+  it('each cross-mode turn knows its chat (what memory writes follow): the private chat, the group, none for a wake from nowhere', async () => {
+    h = await Harness.start({ profiles: [profile] })
+    const seen: unknown[] = []
+    h.app.plugin({
+      name: 'where', inject: ['kotodama'],
+      apply: (ctx: any) => ctx.kotodama.registerTool('where', () => ({
+        description: 'Where am I', inputSchema: z.object({}), execute: async (_: unknown, c: any) => { seen.push(c.turn.chat ?? null); return { ok: true } },
+      })),
+    })
+    await h.idle(50)
+    const where = () => ({ toolCalls: [call('where', {})] })
+    h.server.script(where(), { toolCalls: [call('wait', { seconds: 1 })] }, where(), { toolCalls: [call('finish', {})] })
+    await h.client('alice').receive('hi, privately')
+    await h.server.waitForRequests(4)
+    await h.settled()
+    h.server.script(where(), { toolCalls: [call('finish', {})] })
+    await h.client('bob', 'room1').receive('<at id="514"/> hi, in public')
+    await h.server.waitForRequests(6)
+    await h.settled()
+    const runtime = (await h.app.kotodama.list())[0]
+    h.server.script(where(), { toolCalls: [call('finish', {})] })
+    await runtime.wake('group:room1', 'the owner pressed wake')
+    await h.server.waitForRequests(8)
+    expect(seen).to.deep.equal([
+      { channel: 'private:alice', direct: true, user: 'alice' },
+      { channel: 'private:alice', direct: true, user: 'alice' },
+      { channel: 'group:room1', direct: false },
+      null,
+    ])
   })
 
   it('targets: private:bob (never wrote), private:* and private: are refused with InvalidTarget and reach no adapter', async () => {
