@@ -32,6 +32,7 @@ describe('ChatLuna models in kotodama (SPEC §11.1)', function () {
     before: app => { if (chatluna) fork = app.plugin(FakeChatLuna) },
     extraModels: [{ id: 'luna', chatluna: NAME, maxRetries: 0, timeoutMs: 10000, ...luna }],
     profile: { model: 'luna' },
+    trust: { owners: ['mock:bob'] },
   })
   const model = (): FakeChatModel => lunaOf(h.app).model(NAME)
 

@@ -199,7 +199,7 @@ describe('history, configuration and the service', function () {
   })
 
   it('kotodama.status and kotodama.reset', async () => {
-    h = await Harness.start()
+    h = await Harness.start({ trust: { owners: ['mock:bob'] } })
     h.server.script({ toolCalls: [call('wait', { seconds: 600 })] })
     const bob = h.client('bob')
     await bob.receive('remember this')

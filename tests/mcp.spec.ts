@@ -30,7 +30,7 @@ describe('MCP servers (SPEC §14)', function () {
       http = await startHttpMcp({ authorization: o.authorization })
       server = httpServerConfig('t', http.url, o.server)
     } else server = stdioServerConfig('t', o.server)
-    h = await Harness.start({ mcp: { servers: [server] }, profile: { mcp: ['t'], ...o.profile } })
+    h = await Harness.start({ mcp: { servers: [server] }, profile: { mcp: ['t'], ...o.profile }, trust: { owners: ['mock:bob'] } })
     await ready()
   }
 
@@ -211,6 +211,7 @@ return [a.content[0].text, b.content[0].text, link.content[0].url]`
     h = await Harness.start({
       mcp: { servers: [{ ...stdioServerConfig('broken'), command: '/nonexistent/mcp-server', args: [] }, stdioServerConfig('t')] },
       profile: { mcp: ['broken', 't'] },
+      trust: { owners: ['mock:bob'] },
     })
     await ready()
     await h.until(() => status().find(s => s.id === 'broken').state === 'retrying', 'the broken server to fail')

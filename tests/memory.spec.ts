@@ -18,7 +18,7 @@ describe('memory in every request (SPEC §13)', function () {
   afterEach(async () => { await h?.stop() })
 
   async function start(profile: any = {}, dataDir?: string) {
-    h = await Harness.start({ profile, ...(dataDir ? { dataDir } : {}) })
+    h = await Harness.start({ profile, trust: { owners: ['mock:bob'] }, ...(dataDir ? { dataDir } : {}) })
     local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
     await mkdir(local, { recursive: true })
   }

@@ -34,6 +34,7 @@ describe('every model call is counted (issue 26)', function () {
     h = await Harness.start({
       extraModels: [model('eye', eye.baseURL), model('emb', emb.baseURL)],
       profile: { attachment: { visionModel: 'eye' }, recall: { enabled: true, embeddingModel: 'emb' } },
+      trust: { owners: ['mock:bob'] },
     })
     const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
     await mkdir(local, { recursive: true })

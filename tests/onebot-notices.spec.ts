@@ -203,7 +203,7 @@ describe('onebot: notices', function () {
   })
 
   it('kotodama.pause 10 mutes the mind where it is written; kotodama.pause 0 ends it', async () => {
-    h = await OneBotHarness.start()
+    h = await OneBotHarness.start({ config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } } })
     await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'kotodama.pause 10' })
     const [paused] = await h.napcat.waitForSent(1)
     expect(JSON.stringify(paused.segments)).to.include('Paused here until')
@@ -222,7 +222,7 @@ describe('onebot: notices', function () {
   })
 
   it('kotodama.pause without minutes pauses for an hour (SPEC §19 default 60)', async () => {
-    h = await OneBotHarness.start()
+    h = await OneBotHarness.start({ config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } } })
     await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'kotodama.pause' })
     await h.napcat.waitForSent(1)
     const mute = (await runtime()).presence.mutedUntil(`group:${GROUP}`)!
@@ -231,7 +231,7 @@ describe('onebot: notices', function () {
   })
 
   it('kotodama.pause does not lift the platform\'s ban', async () => {
-    h = await OneBotHarness.start()
+    h = await OneBotHarness.start({ config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } } })
     await h.napcat.ban({ group: GROUP, duration: 600 })
     await h.app.kotodama.received()
     await h.idle(50)
@@ -243,7 +243,9 @@ describe('onebot: notices', function () {
   })
 
   it('kotodama.status shows the platform\'s capability line and the mute', async () => {
-    h = await OneBotHarness.start({ models: [{ id: 'ears', model: 'whisper-1' }], profile: { voice: { stt: 'ears' } } })
+    h = await OneBotHarness.start({
+      models: [{ id: 'ears', model: 'whisper-1' }], profile: { voice: { stt: 'ears' } }, config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } },
+    })
     await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'hello' })
     await h.napcat.ban({ group: GROUP, duration: 600 })
     await h.app.kotodama.received()

@@ -21,7 +21,7 @@ describe('providers: Anthropic', function () {
 
   it('places breakpoints so each request reads the one before from the cache; status shows reads and writes', async () => {
     fake = await FakeAnthropic.start({ minCacheTokens: 256 })
-    h = await Harness.start({ extraModels: [claude(fake)], profile: { model: 'claude' } })
+    h = await Harness.start({ extraModels: [claude(fake)], profile: { model: 'claude' }, trust: { owners: ['mock:bob'] } })
     fake.fallback(send('ok'))
     const bob = h.client('bob')
     for (const text of ['hello', 'how are you', 'tell me a joke', 'another one']) {

@@ -36,7 +36,7 @@ describe('providers: OpenAI (Responses API) and Moonshot', function () {
   })
 
   it('Moonshot: reasoning: auto learns the pass-back from the first 400, and status reads the top-level cached_tokens', async () => {
-    h = await Harness.start({ model: { model: 'kimi-k2-thinking' } })
+    h = await Harness.start({ model: { model: 'kimi-k2-thinking' }, trust: { owners: ['mock:bob'] } })
     const kimi = new MoonshotThinking()
     h.server.guard(kimi.guard)
     h.server.script(

@@ -372,7 +372,7 @@ describe('kotodama through @satorijs/adapter-qq and the fake QQ API', () => {
 
   // SPEC §19 "Capabilities per bot": the platform's limits, said where the owner looks
   it('kotodama.status names what QQ\'s official API does not allow, and why', async () => {
-    h = await QQHarness.start()
+    h = await QQHarness.start({ trust: { owners: ['qq:U1'] } })
     h.server.fallback({ toolCalls: [call('finish', {})] })
     h.qq.c2c({ user: 'U1', content: 'hello' })
     await h.server.waitForRequests(1)

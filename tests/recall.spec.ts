@@ -114,13 +114,18 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     expect(fromPrivate.map(x => x.text)).to.deep.equal(['my locker code is swordfish'])
     await h.stop()
 
+    // cross mode searches every channel of its one conversation, but a private chat only from there (SPEC §22)
     h = await Harness.start({ profile: { mode: 'cross' } })
     h.server.script({ toolCalls: [call('finish', {})] })
     await say(undefined, [['alice', 'my locker code is swordfish']])
-    const all = await search('swordfish locker', { channel: 'room' })
-    expect(all.map(x => x.text)).to.deep.equal(['my locker code is swordfish'])
-    const [page] = await turn([call('read', { url: all[0].url })], { channel: 'room' })
+    await say('room', [['bob', 'a swordfish in the aquarium']])
+    expect((await search('swordfish locker', { channel: 'room' })).map(x => x.text)).to.deep.equal(['a swordfish in the aquarium'])
+    const all = await search('swordfish locker', { user: 'alice' })
+    expect(all.map(x => x.text)).to.deep.equal(['my locker code is swordfish', 'a swordfish in the aquarium'])
+    const [page] = await turn([call('read', { url: all[0].url })], { user: 'alice' })
     expect(page).to.include('[private:alice] alice (alice)')
+    const [fromRoom] = await turn([call('read', { url: all[0].url })], { channel: 'room' })
+    expect(fromRoom).to.include('[group:room] bob (bob)').and.not.include('locker code')
   })
 
   it('finds lines of the notes in local://memory/, with line URLs', async () => {

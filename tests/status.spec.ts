@@ -11,7 +11,7 @@ describe('status follows the bots', function () {
   afterEach(async () => { await h?.stop() })
 
   it('the runtime that just answered is listed, also when its bot reports "connecting" after the first message', async () => {
-    h = await Harness.start()
+    h = await Harness.start({ trust: { owners: ['mock:bob'] } })
     h.server.script({ toolCalls: [call('send_message', { messages: ['hi bob'] })] })
     const bob = h.client('bob')
     await bob.receive('hello')
@@ -27,7 +27,7 @@ describe('status follows the bots', function () {
   })
 
   it('a bot that vanished without an event (a closed sandbox page) is no longer listed; its history is there when it is back', async () => {
-    h = await Harness.start({ bots: ['515'] })
+    h = await Harness.start({ bots: ['515'], trust: { owners: ['mock:carol'] } })
     h.server.script({ toolCalls: [call('send_message', { messages: ['noted'] })] }, { toolCalls: [call('send_message', { messages: ['noted too'] })] })
     await h.client('bob').receive('remember the number 7')
     await h.client('carol', undefined, '515').receive('hello from 515')

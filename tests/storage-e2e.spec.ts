@@ -225,7 +225,7 @@ describe('kotodama.migrate', function () {
   })
 
   it('says so when Koishi has no database', async () => {
-    h = await Harness.start()
+    h = await Harness.start({ trust: { owners: ['mock:admin'] } })
     expect(await admin('kotodama.migrate database')).to.include('Koishi has no database service')
   })
 })

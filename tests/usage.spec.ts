@@ -164,7 +164,7 @@ describe('usage per step and per model (SPEC §11)', function () {
   })
 
   it('kotodama.status shows requests and tokens; after a reload "today" keeps the counts', async () => {
-    h = await Harness.start()
+    h = await Harness.start({ trust: { owners: ['mock:bob'] } })
     h.server.fallback({ toolCalls: [call('finish', {})], usage: { prompt_tokens: 100, completion_tokens: 10 } })
     await turn(h, 1)
     await turn(h, 2)
@@ -183,7 +183,7 @@ describe('usage per step and per model (SPEC §11)', function () {
   })
 
   it('kotodama.status shows the cached share and the cost of a priced model, since start and today', async () => {
-    h = await Harness.start({ model: { price: { input: 2, cachedInput: 0.5, output: 8 } } })
+    h = await Harness.start({ model: { price: { input: 2, cachedInput: 0.5, output: 8 } }, trust: { owners: ['mock:bob'] } })
     h.server.fallback({ toolCalls: [call('finish', {})], usage: { prompt_tokens: 1000, cached_tokens: 600, completion_tokens: 100 } })
     await turn(h, 1)
     await turn(h, 2)
@@ -199,7 +199,7 @@ describe('usage per step and per model (SPEC §11)', function () {
   })
 
   it('failed requests count as errors', async () => {
-    h = await Harness.start()
+    h = await Harness.start({ trust: { owners: ['mock:bob'] } })
     h.server.script({ status: 500, error: 'boom' })
     await turn(h, 1)
     h.server.script({ toolCalls: [call('finish', {})], usage: { prompt_tokens: 50, completion_tokens: 5 } })

@@ -1,11 +1,37 @@
 // What a fact does on arrival (SPEC §15): a fact that would wake the mind is held back, stored and
 // shown but not waking, when it is stale (a backlog after downtime, by the platform's own
-// timestamp), when another bot wrote it (a loop guard, unless wake.fromBots), or when its author
-// already woke the mind `perUser.count` times in the window. And whether it interrupts a send
-// that is still typing (`timing.yield`).
+// timestamp), when another bot wrote it (a loop guard, unless wake.fromBots), when its author is
+// one of `wake.ignoreUsers` (SPEC §22: never, whatever fromBots says), or when its author already
+// woke the mind `perUser.count` times in the window. And whether it interrupts a send that is
+// still typing (`timing.yield`), and whether it counts toward a `wait({messages})` (SPEC §22).
 import { DEFAULT_STALE_SECONDS, DEFAULT_TIMING } from '../config/defaults'
-import type { ProfileConfig } from '../config/types'
+import type { ProfileConfig, WakeConfig } from '../config/types'
 import type { Fact } from '../history/entries'
+
+/** Whether the fact's author is one of `wake.ignoreUsers`: a user id as the platform gives it, or 'platform:userId'. */
+export function ignoredAuthor(fact: Fact, wake: Pick<WakeConfig, 'ignoreUsers'>): boolean {
+  const list = wake.ignoreUsers
+  if (!list?.length) return false
+  const id = fact.user.id
+  const platform = fact.bot.slice(0, fact.bot.indexOf(':'))
+  return list.includes(id) || list.includes(`${platform}:${id}`)
+}
+
+/** A fact the mind does not heed (SPEC §22): an ignored user's, or another bot's unless wake.fromBots. */
+export function unheeded(fact: Fact, wake: WakeConfig): boolean {
+  return ignoredAuthor(fact, wake) || (!!fact.fromBot && !wake.fromBots)
+}
+
+/** Whether a fact counts toward a pending `wait({messages})`: a heeded one, delivered live. */
+export function fillsWait(fact: Fact, wake: WakeConfig): boolean {
+  return !fact.pulled && !unheeded(fact, wake)
+}
+
+/** A person wrote (or poked): not another bot, not an ignored user, not history pulled after downtime, not a join or leave. */
+export function humanWrote(fact: Fact, wake: WakeConfig): boolean {
+  if (fact.pulled || fact.fromBot || ignoredAuthor(fact, wake)) return false
+  return !fact.notice || fact.notice === 'poke'
+}
 
 /** Wake reasons that address the mind (a private message, a mention, a quote, a poke, a name). */
 export function addressed(wake: string | undefined): boolean {
@@ -32,6 +58,7 @@ export class Arrivals {
     if (!wake) return undefined
     if (this.muted?.(fact.channel)) return 'muted'
     const w = this.profile.wake
+    if (ignoredAuthor(fact, w)) return 'ignored'
     if (fact.fromBot && !w.fromBots) return 'bot'
     const stale = (w.staleAfterSeconds ?? DEFAULT_STALE_SECONDS) * 1000
     if (stale > 0 && now - fact.at > stale) return 'stale'

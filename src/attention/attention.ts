@@ -4,7 +4,7 @@
 import type { ProfileConfig } from '../config/types'
 import type { Fact } from '../history/entries'
 import type { Clock } from '../util/clock'
-import { Arrivals } from './arrival'
+import { Arrivals, unheeded } from './arrival'
 import { TurnGate, type TurnStart } from './gate'
 import type { Verdict } from './judge'
 
@@ -33,7 +33,10 @@ export class Attention {
   /** sends typing now, told when people write (timing.yield) */
   private typing = new Set<() => void>()
 
+  private profile: ProfileConfig
+
   constructor(deps: AttentionDeps) {
+    this.profile = deps.profile
     this.arrivals = new Arrivals(deps.profile, deps.muted && (channel => deps.muted!(channel)))
     // a turn that would start while muted (a wait window, an explicit wake, a burst that began before the ban) is declined
     const start = (turn: TurnStart) => deps.muted?.() ? deps.declined(turn.reason, 'muted') : deps.start(turn)
@@ -51,9 +54,10 @@ export class Attention {
     return held ? { held } : wake ? { wake } : {}
   }
 
-  /** A fact arrived while a turn runs: it restarts a burst wait, and may stop a send still typing. */
-  duringTurn(arrival: Arrival, wake: string | undefined): void {
+  /** A fact arrived while a turn runs: it restarts a burst wait, and may stop a send still typing (never another bot's or an ignored user's). */
+  duringTurn(arrival: Arrival, wake: string | undefined, fact: Fact): void {
     this.gate.heard()
+    if (unheeded(fact, this.profile.wake)) return
     if (this.arrivals.interrupts(wake, arrival.held)) this.typing.forEach(stop => stop())
   }
 

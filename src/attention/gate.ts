@@ -1,9 +1,10 @@
 // When a conversation's next turn starts (SPEC §15): the mind answers the conversation, not each
 // line. A waking fact starts a wait of `debounceMs`; every new fact of the conversation restarts
 // it, up to `debounceMaxMs` after the first waking one; then one turn answers them all. A turn
-// never starts sooner than `cooldownSeconds` after the last one ended: wakes in between are
-// merged into the next turn, never dropped. With a judge, a wake by a keyword, a name or a wait
-// window first asks it (judge.ts); a no is recorded, the facts stay in the history.
+// never starts sooner than `cooldownSeconds` after the last one ended, whatever woke it (SPEC
+// §22: a wait window or an explicit wake too): wakes in between are merged into the next turn,
+// never dropped. With a judge, a wake by a keyword, a name or a wait window first asks it
+// (judge.ts); a no is recorded, the facts stay in the history.
 import { DEFAULT_TIMING } from '../config/defaults'
 import type { TimingConfig } from '../config/types'
 import type { Clock, Timer } from '../util/clock'
@@ -22,6 +23,8 @@ export interface TurnStart {
   waitedMs?: number
   /** a wait window that passed while kotodama was not running */
   late?: boolean
+  /** cross mode: the private chat this turn is held in (one that woke an earlier turn held elsewhere, SPEC §22) */
+  chat?: string
 }
 
 export interface GateDeps {
@@ -38,7 +41,10 @@ export interface GateDeps {
 interface Pending {
   first: number
   last: number
+  /** waking facts' reasons */
   reasons: string[]
+  /** a turn asked for within the cooldown (a wait window, an explicit wake): the first one */
+  asked?: TurnStart
   timer?: Timer
 }
 
@@ -82,8 +88,15 @@ export class TurnGate {
     if (this.pending) this.schedule()
   }
 
-  /** Starts `turn` now, after asking the judge when its reason is one it is asked about. */
+  /** Starts `turn` (after the cooldown), after asking the judge when its reason is one it is asked about. */
   consider(turn: TurnStart): void {
+    if (this.stopped) return
+    const now = this.deps.clock.now()
+    if (now < this.endedAt + this.timing.cooldownSeconds * 1000) {
+      this.pending ??= { first: now, last: now, reasons: [] }
+      this.pending.asked ??= turn
+      return this.schedule()
+    }
     const judge = this.deps.judge
     if (!judge || !judged(turn.reason)) return this.deps.start(turn)
     this.judging++
@@ -103,7 +116,8 @@ export class TurnGate {
   private schedule(): void {
     const p = this.pending!
     const t = this.timing
-    const burst = Math.min(p.last + t.debounceMs, p.first + Math.max(t.debounceMs, t.debounceMaxMs))
+    // a turn asked for alone waits for the cooldown only, not for a burst
+    const burst = p.reasons.length ? Math.min(p.last + t.debounceMs, p.first + Math.max(t.debounceMs, t.debounceMaxMs)) : -Infinity
     const at = Math.max(burst, this.endedAt + t.cooldownSeconds * 1000)
     p.timer?.cancel()
     const wait = at - this.deps.clock.now()
@@ -120,8 +134,11 @@ export class TurnGate {
     const p = this.pending
     if (!p || this.stopped) return
     this.pending = undefined
+    if (!p.reasons.length) return this.consider(p.asked!)
     // a private message, a mention or a quote among them: it wakes whatever the judge would say
     const reason = p.reasons.find(r => !judged(r)) ?? p.reasons[0]
-    this.consider({ reason, since: p.first, merged: p.reasons.length, waitedMs: this.deps.clock.now() - p.first })
+    // a turn asked for meanwhile is answered by this one (its note is read with it)
+    const asked = p.asked ? { ...(p.asked.note ? { note: p.asked.note } : {}), ...(p.asked.late ? { late: true } : {}) } : {}
+    this.consider({ reason, since: p.first, merged: p.reasons.length, waitedMs: this.deps.clock.now() - p.first, ...asked })
   }
 }

@@ -2,7 +2,7 @@
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
 import { PROVIDERS, type CodemodeLimits, type Config, type McpServerConfig, type ModelConfig, type ProfileConfig, type ProviderName,
-  type StickersConfig, type VoiceConfig, type InitiativeConfig } from './types'
+  type StickersConfig, type VoiceConfig, type InitiativeConfig, type TrustConfig } from './types'
 import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_PEOPLE, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE } from './defaults'
 import { INITIATIVE_CHECKS } from './initiative-checks'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
@@ -24,6 +24,8 @@ export interface CheckedConfig {
   profiles: ProfileConfig[]
   /** MCP servers that passed their checks, by id */
   mcpServers: Map<string, McpServerConfig>
+  /** the owner's people (SPEC §22); a malformed entry left out */
+  trust: TrustConfig
   problems: ConfigProblem[]
 }
 
@@ -276,5 +278,16 @@ export function checkConfig(config: Config): CheckedConfig {
     })
     profiles.push(withSections(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems, models))
   })
-  return { models, codemode, profiles, mcpServers, problems }
+  return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems), problems }
+}
+
+/** `trust.owners` entries are 'platform:userId' (e.g. onebot:10001); another is reported and left out: it would name nobody. */
+function checkedTrust(given: Partial<TrustConfig> | undefined, problems: ConfigProblem[]): TrustConfig {
+  const owners = (Array.isArray(given?.owners) ? given.owners : []).filter((o, i) => {
+    const ok = typeof o === 'string' && /^[^:\s]+:\S+$/.test(o)
+    const shown = JSON.stringify(o)?.slice(0, 60)
+    if (!ok) problems.push({ path: `trust.owners[${i}]`, message: `${shown} is not platform:userId (e.g. onebot:10001); it is left out` })
+    return ok
+  })
+  return { owners, tools: Array.isArray(given?.tools) ? given.tools.filter(t => typeof t === 'string') : [] }
 }

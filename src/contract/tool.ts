@@ -100,6 +100,11 @@ export interface TurnState {
   /** The last wait() call of the turn wins; undefined clears. */
   wait?: WaitDeclaration | null
   /**
+   * Turns in a row that no person's message woke, this one included, and `timing.maxSelfWakes`:
+   * at the limit `wait` is refused until someone writes (SPEC §22). Absent outside a conversation.
+   */
+  selfWakes?(): { inRow: number; max: number }
+  /**
    * Calls `fn` when a message arrives that the mind should stop typing for (SPEC §15 `yield`);
    * returns the unsubscribe. Absent outside a conversation.
    */

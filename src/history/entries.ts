@@ -74,8 +74,11 @@ export type Entry =
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
   /** `usage`: which model answered and what it cost (absent in older histories); `loaded`: searched tools it loaded (SPEC §18) */
   | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage; loaded?: string[] }
-  /** `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15) */
-  | { type: 'turn'; at: number; turn: number; reason: string; merged?: number; waitedMs?: number; late?: boolean }
+  /**
+   * `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15);
+   * `chat`: cross mode, the channel the turn was in ('' none; SPEC §22: a private chat's turns are seen only there)
+   */
+  | { type: 'turn'; at: number; turn: number; reason: string; merged?: number; waitedMs?: number; late?: boolean; chat?: string }
   /** A wait declaration armed when its turn ended (SPEC §4.3, §15: durable); a later turn entry clears it. */
   | { type: 'wait'; at: number; seconds?: number; messages?: number }
   /** A wake the attention policies turned down after waiting (the judge said no or did not answer); not shown to the model. */

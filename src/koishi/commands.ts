@@ -1,6 +1,7 @@
 // Admin commands (SPEC §9): kotodama.status (usage and cost per model, §11, §16) and
 // kotodama.reset and kotodama.pause (SPEC §19), authority 3; kotodama.migrate (issue 15, docs/storage.md), authority 4: it stops
-// a runtime and moves all its histories.
+// a runtime and moves all its histories. Without a database only `trust.owners` run them (command-owners.ts, SPEC §22);
+// kotodama.reset names another conversation only for an owner.
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
 import { botIdOf, channelOf } from './session-to-fact'
@@ -10,11 +11,13 @@ import type { UsageCounts } from '../usage/book'
 import { MigrateRefused } from './service'
 import { formatTime } from '../history/render-facts'
 import { capabilitiesOf, type Capability } from './presence/capabilities'
+import { guardCommands, isOwner } from './command-owners'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
 
 export function registerCommands(ctx: Context) {
+  guardCommands(ctx)
   ctx.command('kotodama', { authority: 3 })
 
   ctx.command('kotodama.status', { authority: 3 }).action(async ({ session }) => {
@@ -61,6 +64,9 @@ export function registerCommands(ctx: Context) {
       const bot = options.bot ?? botIdOf(session)
       const key = channel ? normalizeTarget(channel) : channelOf(session)
       const profile = options.profile ? ctx.kotodama.profiles.find(p => p.id === options.profile) : ctx.kotodama.owner(bot, key)
+      // SPEC §22: the conversation where it is written; another one only when an owner names it
+      const here = bot === botIdOf(session) && key === channelOf(session) && (!options.profile || profile === ctx.kotodama.owner(bot, key))
+      if (!here && !isOwner(ctx, session)) return session.text('.owner-names', [channelOf(session)])
       if (!profile && options.profile) return session.text('commands.kotodama.messages.no-profile', [options.profile, profileIds(ctx)])
       if (!profile) return session.text('.unclaimed', [key])
       const runtime = await ctx.kotodama.runtime(profile, bot)

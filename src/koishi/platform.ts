@@ -3,6 +3,7 @@ import { Context, Universal } from 'koishi'
 import { rawChannel } from '../claims/channel-key'
 import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
+import type { Logger } from '../util/logger'
 import { httpGet } from '../resources/schemes/http-fetch'
 import { ReplyContexts } from './reply-context'
 import { isFace, outboundFaces } from './presence/faces'
@@ -10,9 +11,9 @@ import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 import { allowsProactive, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
 
-export function koishiPlatform(ctx: Context): Platform {
+/** `log`: the service's masking log (a refusal's words may echo a configured secret) */
+export function koishiPlatform(ctx: Context, log: Logger): Platform {
   const bot = (id: string) => ctx.bots[id]
-  const log = ctx.logger('kotodama')
   const replies = new ReplyContexts()
   markStickersOnSend(ctx)
   return {

@@ -71,7 +71,8 @@ export class KotodamaService extends Service {
   private health?: ModelHealth
   /** which models return their reasoning, as learned from their servers (SPEC §11) */
   private reasoning: ReasoningModes
-  private log: Logger
+  /** the plugin's log, every line masked (SPEC §22): the one every part of the plugin writes to */
+  readonly log: Logger
   /** masks every configured secret in logs and in what the model sees */
   readonly redact: Redactor
   /** the configured MCP servers, started with the plugin (SPEC §14) */
@@ -84,7 +85,7 @@ export class KotodamaService extends Service {
     const mcpSecrets = (config.mcp?.servers ?? []).flatMap(s => [...Object.values(s?.env ?? {}), ...Object.values(s?.headers ?? {})])
     this.redact = new Redactor([...(config.models ?? []).map(m => m?.apiKey), ...mcpSecrets])
     this.log = this.redact.logger(ctx.logger('kotodama'))
-    this.platform = koishiPlatform(ctx)
+    this.platform = koishiPlatform(ctx, this.log)
     this.checked = checkConfig(config)
     logProblems(this.checked, this.log)
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)

@@ -66,7 +66,8 @@ export function messageLine(d: RecallDoc, n: number, cross: boolean, marked: boo
 }
 
 /** The page: a line that says where it is and how to go on, then the messages. */
-export function renderPage(u: HistoryUrl, docs: RecallDoc[], total: number, cross: boolean): string {
+/** `hidden`: messages left out of the page, their numbers kept (cross mode: another private chat's, SPEC §22) */
+export function renderPage(u: HistoryUrl, docs: RecallDoc[], total: number, cross: boolean, hidden?: (d: RecallDoc) => boolean): string {
   const last = u.first + docs.length - 1
   const nav: string[] = []
   if (u.first > 1) nav.push(`earlier: ${historyUrl(u.key, Math.max(1, u.first - 2 * AROUND - 1), u.first - 1)}`)
@@ -74,5 +75,6 @@ export function renderPage(u: HistoryUrl, docs: RecallDoc[], total: number, cros
   const head = docs.length
     ? `[conversation ${u.key}: messages ${u.first} to ${last} of ${total}${nav.length ? `; ${nav.join('; ')}` : ''}]`
     : `[conversation ${u.key} has ${total} messages; none from ${u.first}]`
-  return [head, ...docs.map((d, i) => messageLine(d, u.first + i, cross, u.first + i === u.target))].join('\n') + '\n'
+  const lines = docs.map((d, i) => hidden?.(d) ? '' : messageLine(d, u.first + i, cross, u.first + i === u.target))
+  return [head, ...lines.filter(Boolean)].join('\n') + '\n'
 }

@@ -10,6 +10,8 @@ import { historyUrl, parseHistoryUrl, renderPage, SCHEME } from './history-page'
 import { RECALLED_TEXT } from '../history/recalled'
 import type { RecallParts } from './parts'
 import { settled } from './search'
+import type { RecallDoc } from './docs'
+import { isDirectKey } from '../claims/channel-key'
 
 export function historyScheme(recall: RecallParts): SchemeHandler {
   const { view } = recall
@@ -30,7 +32,10 @@ export function historyScheme(recall: RecallParts): SchemeHandler {
         throw new ResourceError('not_found', `conversation ${clip(u.key)} has ${total} messages; there is no message ${u.target}`)
       }
       const docs = idx.docs(u.first - 1, u.last).map(d => recall.recalled(d) ? { ...d, text: RECALLED_TEXT } : d)
-      const text = renderPage(u, docs, total, recall.mode === 'cross')
+      // cross mode: another private chat's messages are left out (SPEC §22)
+      const own = opts.chat?.direct ? opts.chat.channel : undefined
+      const hidden = recall.mode === 'cross' ? (d: RecallDoc) => isDirectKey(d.ch) && d.ch !== own : undefined
+      const text = renderPage(u, docs, total, recall.mode === 'cross', hidden)
       if (u.view === 'meta') {
         return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }
       }

@@ -10,6 +10,7 @@ import type { RecallConfig } from '../config/types'
 import type { HistorySide } from '../history/sides'
 import type { Entry } from '../history/entries'
 import type { RuntimeView } from '../tools/types'
+import type { TurnChat } from '../contract/tool'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { safeName } from '../util/safe-name'
@@ -100,8 +101,8 @@ export class Recall implements RecallParts {
   }
 
   /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
-    return searchRecall(this, conversation, query, limit, signal)
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, chat?: TurnChat): Promise<{ hits: SearchHit[] }> {
+    return searchRecall(this, conversation, query, limit, signal, chat)
   }
 
   partHits(terms: readonly QueryTerm[], limit: number): PartHit[] {

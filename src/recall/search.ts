@@ -14,6 +14,8 @@ import { snippet } from './snippet'
 import type { SearchHit } from '../tools/search'
 import { within } from '../util/within'
 import { displayName, flattenLines } from '../util/transcript-text'
+import { isDirectKey } from '../claims/channel-key'
+import type { TurnChat } from '../contract/tool'
 
 export type { SearchHit }
 
@@ -42,6 +44,7 @@ export async function searchRecall(
   query: string,
   limit: number,
   signal?: AbortSignal,
+  chat?: TurnChat,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
   const dates = queryDates(query, recall.now())
@@ -49,6 +52,9 @@ export async function searchRecall(
   const keyword: Candidate[] = []
   const vector: Candidate[] = []
   const keys = await recall.scope(conversation)
+  // cross mode: another private chat's messages are not found (SPEC §22); a private-chat turn finds its own
+  const own = chat?.direct ? chat.channel : undefined
+  const hidden = (doc: RecallDoc) => recall.mode === 'cross' && isDirectKey(doc.ch) && doc.ch !== own
   const qv = recall.embedder && keys.length && query.trim() ? await recall.embedder.query(query, signal) : undefined
   for (const key of keys) {
     const idx = await recall.index(key)
@@ -63,7 +69,7 @@ export async function searchRecall(
         const found = new Set(r.found)
         for (const h of r.hits) {
           const [doc] = idx.docs(h.n, h.n + 1)
-          if (!doc || recall.recalled(doc)) continue
+          if (!doc || recall.recalled(doc) || hidden(doc)) continue
           keyword.push({ id: `${key}\u0000${h.n}`, score: h.score / r.scale, at: doc.at, hit: () => message(h.n, doc, found) })
         }
       }
@@ -75,7 +81,7 @@ export async function searchRecall(
           if (h.n >= idx.count || h.score <= 0) continue
           const [doc] = idx.docs(h.n, h.n + 1)
           // the index was made again while the vectors were read
-          if (!doc || recall.recalled(doc)) continue
+          if (!doc || recall.recalled(doc) || hidden(doc)) continue
           vector.push({ id: `${key}\u0000${h.n}`, score: h.score, at: doc.at, hit: () => message(h.n, doc, found) })
         }
       }

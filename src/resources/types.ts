@@ -33,6 +33,8 @@ export interface ReadOptions {
   files?: TextCache
   /** the conversation whose turn reads (history:// shows only what it may see, SPEC §17) */
   conversation?: string
+  /** the chat the turn is in (cross mode: history:// leaves out another private chat, SPEC §22) */
+  chat?: { readonly channel: string; readonly direct: boolean }
 }
 
 export interface MediaBytes {

@@ -42,6 +42,11 @@ export class ChannelMemory {
     return this.people.get(key(bot, user))
   }
 
+  /** Whether someone wrote in `channel` of `bot` while this runtime ran (a private target needs it, SPEC §22). */
+  heardIn(bot: string, channel: string): boolean {
+    return this.channels.has(key(bot, channel))
+  }
+
   placeOf(bot: string, channel: string): ChannelPlace {
     return this.channels.get(key(bot, channel))?.place ?? {}
   }

@@ -2,7 +2,7 @@
 // in the history and the home's index first so a restart finds it, restored from the history's
 // tail, counting the facts that arrive, and turned into a turn request when a window fires.
 import type { WaitDeclaration } from '../contract/tool'
-import type { Entry } from '../history/entries'
+import type { Entry, Fact } from '../history/entries'
 import type { Clock } from '../util/clock'
 import type { TurnRequest } from './turn-port'
 import { pendingWait, type WaitIndexPort } from './durable-waits'
@@ -13,6 +13,8 @@ export interface ConversationWaitDeps {
   /** the runtime's index of pending waits, for this conversation's key */
   index?: WaitIndexPort
   append(entries: Entry[]): void
+  /** whether a fact counts toward a message window (SPEC §22) */
+  fills(fact: Fact): boolean
   /** a window fired: the turn it asks for */
   fire(req: TurnRequest): void
 }
@@ -25,7 +27,7 @@ export class ConversationWait {
   /** A wait of the history that no turn followed is pending again, counted from its stored time. */
   restore(entries: Entry[], more: boolean): void {
     const { index, clock } = this.deps
-    const pending = pendingWait(entries, more, index?.stored())
+    const pending = pendingWait(entries, more, index?.stored(), f => this.deps.fills(f))
     if (!pending) return index?.ended()
     const { at, ...declaration } = pending.wait
     this.start(declaration, at, { now: clock.now(), seen: pending.seen })
@@ -41,8 +43,9 @@ export class ConversationWait {
     if (start) this.start(declaration, stored.at)
   }
 
-  countFact(): void {
-    this.current?.countFact()
+  /** A fact arrived between turns (or left a turn's inbox): it counts when it fills a wait. */
+  countFact(fact: Fact): void {
+    if (this.deps.fills(fact)) this.current?.countFact()
   }
 
   /** A turn starts or the history is reset: the wait is over. `ended: false` when only stopping (it stays pending). */

@@ -13,13 +13,18 @@ import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, Fact, LiveStep } from '../history/entries'
 import { EntryTail } from './entry-tail'
 import { Attention } from '../attention/attention'
+import { fillsWait } from '../attention/arrival'
+import { selfWakesInRow } from '../attention/self-wakes'
+import { DEFAULT_TIMING } from '../config/defaults'
 import type { ConversationDeps } from './conversation-deps'
 import { ConversationWait } from './conversation-wait'
 import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
-import { chatOf } from './turn-chat'
+import { chatOf, wakingChannels, wokenIn } from './turn-chat'
+import { isDirectKey } from '../claims/channel-key'
+import { chatEntries } from './request/chat-window'
 
 export type { ConversationDeps } from './conversation-deps'
 
@@ -45,6 +50,8 @@ export class Conversation implements TurnPort {
   private attention: Attention
   private waiting: ConversationWait
   private books: RequestBooks
+  /** cross mode: private chats that woke a turn held in another chat, owed one of their own (SPEC §22) */
+  private owed: string[] = []
 
   constructor(readonly deps: ConversationDeps) {
     this.attention = new Attention({
@@ -65,7 +72,9 @@ export class Conversation implements TurnPort {
         await runTurn(this, lines?.length ? { ...req, note: [req.note, ...lines].filter(Boolean).join('\n') } : req)
       },
     })
-    this.waiting = new ConversationWait({ clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req) })
+    this.waiting = new ConversationWait({
+      clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req), fills: f => fillsWait(f, this.profile.wake),
+    })
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
@@ -87,6 +96,7 @@ export class Conversation implements TurnPort {
     return !this.turns.busy && !this.turns.queued && !this.wait && !this.attention.waiting && !this.inbox.length && !this.deps.store.stuck
   }
   get signal() { return this.abort.signal }
+  private get maxSelfWakes() { return this.profile.timing?.maxSelfWakes ?? DEFAULT_TIMING.maxSelfWakes! }
   get entries(): Entry[] { return this.tail.entries }
 
   model() { return this.deps.model() }
@@ -127,13 +137,13 @@ export class Conversation implements TurnPort {
     if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.push(...entries)
-      if (!fact.pulled) this.attention.duringTurn(arrival, wake)
+      if (!fact.pulled) this.attention.duringTurn(arrival, wake, fact)
       return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
     if (!fact.pulled) this.attention.between(arrival)
-    if (!arrival.wake && !fact.pulled) this.waiting.countFact()
+    if (!arrival.wake) this.waiting.countFact(fact)
     return true
   }
 
@@ -148,13 +158,17 @@ export class Conversation implements TurnPort {
 
   beginTurn(req: TurnRequest): TurnState {
     const now = this.clock.now()
+    // cross mode: the chat of the facts that woke the turn ('' none), kept in its turn entry (SPEC §22)
+    const cross = this.profile.mode === 'cross' ? this.crossChat(req) : undefined
+    const chat = cross === undefined ? chatOf(this.key) : cross ? chatOf(cross) : undefined
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
-      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat: chatOf(this.key),
+      number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat,
       watchArrivals: fn => this.attention.watchArrivals(fn),
+      selfWakes: () => ({ inRow: selfWakesInRow(this.tail.entries, this.profile.wake), max: this.maxSelfWakes }),
     }
     this.currentTurn = state
-    this.append(turnOpening(req, state.number, now))
+    this.append(turnOpening(req, state.number, now, cross))
     return state
   }
 
@@ -164,7 +178,22 @@ export class Conversation implements TurnPort {
     this.live = undefined
     const missed = this.takeInbox().find(e => e.type === 'fact' && e.wake)
     this.attention.turnEnded(missed?.type === 'fact' ? missed.wake : undefined)
+    // a private chat that woke this turn held elsewhere gets its own turn (SPEC §22)
+    const owed = this.owed[0]
+    if (owed && !this.turns.queued && !this.attention.waiting) this.request({ reason: 'direct', chat: owed, note: `[wake: ${owed} wrote to you]` })
     if (state.wait && !this.turns.queued && !this.attention.waiting) this.waiting.arm(state.wait, !this.stopped)
+  }
+
+  /**
+   * Cross mode: the channel a turn is held in ('' none), from its request or the facts that woke it;
+   * the other private chats among those facts are owed a turn of their own.
+   */
+  private crossChat(req: TurnRequest): string {
+    const { entries } = this.tail
+    const chat = req.chat ?? wokenIn(entries, entries.length, req.reason) ?? ''
+    for (const c of wakingChannels(entries, entries.length)) if (isDirectKey(c) && c !== chat && !this.owed.includes(c)) this.owed.push(c)
+    this.owed = this.owed.filter(c => c !== chat)
+    return chat
   }
 
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */
@@ -184,7 +213,7 @@ export class Conversation implements TurnPort {
     this.inbox = []
     if (moved.length) {
       this.append(moved)
-      for (const e of moved) if (e.type === 'fact' && !e.fact.pulled) this.waiting.countFact()
+      for (const e of moved) if (e.type === 'fact') this.waiting.countFact(e.fact)
     }
     return moved
   }
@@ -197,7 +226,11 @@ export class Conversation implements TurnPort {
   /** The messages of the next model request, with the attachments it shows as images. */
   buildRequest(maxChars?: number): Promise<ModelRequest> {
     const currentTurn = this.currentTurn?.number ?? this.turnCounter
-    return this.books.build({ maxChars, entries: this.tail.entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn })
+    // cross mode: a private chat's facts and turns only in a turn held there (SPEC §22)
+    const chat = this.currentTurn?.chat
+    const entries = this.profile.mode === 'cross' ? chatEntries(this.tail.entries, chat) : this.tail.entries
+    const view = chat?.direct ? chat.channel : ''
+    return this.books.build({ maxChars, entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn, view })
   }
 
   showStep(live: LiveStep | undefined): void {

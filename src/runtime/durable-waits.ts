@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KeyedFile, parseKeyed } from '../util/keyed-file'
 import type { Logger } from '../util/logger'
-import type { Entry } from '../history/entries'
+import type { Entry, Fact } from '../history/entries'
 
 /** A wait as armed at the end of its turn: `at` is when. */
 export interface StoredWait {
@@ -29,16 +29,18 @@ export const WAITS_FILE = 'waits.json'
 /**
  * The wait still pending at the end of `entries` (a history tail) and the facts after it.
  * `more`: older entries exist that the tail does not hold; then, with neither a wait nor a turn
- * in the tail, the index's copy `stored` stands in.
+ * in the tail, the index's copy `stored` stands in. `fills`: whether a fact counts toward the wait
+ * (SPEC §22: other bots' and ignored users' do not).
  */
-export function pendingWait(entries: Entry[], more: boolean, stored?: StoredWait): { wait: StoredWait; seen: number } | undefined {
+export function pendingWait(entries: Entry[], more: boolean, stored?: StoredWait,
+  fills: (fact: Fact) => boolean = () => true): { wait: StoredWait; seen: number } | undefined {
   let seen = 0
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]
     if (e.type === 'turn') return undefined
     // a wait wake-up the attention policies turned down still used the wait up (it fires once)
     if (e.type === 'declined' && e.reason.startsWith('wait:')) return undefined
-    if (e.type === 'fact') seen++
+    if (e.type === 'fact' && fills(e.fact)) seen++
     if (e.type === 'wait') return { wait: storedWait(e), seen }
   }
   return more && stored ? { wait: stored, seen } : undefined

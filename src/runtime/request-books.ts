@@ -7,6 +7,8 @@ import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import { buildRequest, type ModelRequest } from './request/build-request'
 import type { LoadedImage } from './request/projection'
 
+const MAX_VIEWS = 32
+
 export interface RequestState {
   entries: Entry[]
   profile: ProfileConfig
@@ -14,12 +16,15 @@ export interface RequestState {
   forgotten: boolean
   currentTurn: number
   maxChars?: number
+  /** cross mode: the private chat the entries were filtered for (SPEC §22); each view keeps its own anchor */
+  view?: string
 }
 
 export class RequestBooks {
   /** keys of `once` attachments already shown */
   private consumed = new Set<string>()
-  private anchor?: Entry
+  /** per view ('' : the whole conversation) */
+  private anchors = new Map<string, Entry>()
 
   constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore }) {}
 
@@ -29,12 +34,16 @@ export class RequestBooks {
   }
 
   async build(input: RequestState): Promise<ModelRequest> {
+    const view = input.view ?? ''
     const request = await buildRequest({
-      ...input, anchor: this.anchor, consumed: this.consumed,
+      ...input, anchor: this.anchors.get(view), consumed: this.consumed,
       loadImage: url => this.o.loadImage(url),
       archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
     })
-    this.anchor = request.anchor
+    if (request.anchor) this.anchors.set(view, request.anchor)
+    else this.anchors.delete(view)
+    // a bounded number of views: a hub with many private chats keeps the newest few anchors
+    if (this.anchors.size > MAX_VIEWS) this.anchors.delete(this.anchors.keys().next().value!)
     return request
   }
 
@@ -47,6 +56,6 @@ export class RequestBooks {
 
   /** The history was reset: the next request starts a new window. */
   reset(): void {
-    this.anchor = undefined
+    this.anchors.clear()
   }
 }

@@ -49,8 +49,13 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     resolveTarget(t): SendTarget | { error: string } {
       const bot = t.bot?.trim() || side.bot
       const channel = normalizeTarget(t.channel.trim())
-      if (!/^[^:\s]+:.+$/.test(bot)) return { error: `bot "${bot}" is malformed; write platform:selfId` }
+      if (!/^[^:\s]+:[^\s*]+$/.test(bot)) return { error: `bot "${bot}" is malformed; write platform:selfId` }
+      // SPEC §22: one concrete channel, never a pattern or an empty id
+      if (!CONCRETE.test(channel)) return { error: `channel "${channel}" is not one channel; copy it from a [channel ...] header (no "*", no empty id)` }
       if (!isClaimed(profile.claims, bot, channel)) return { error: `channel "${channel}" of bot ${bot} is outside this profile's claims` }
+      if (profile.mode === 'cross' && isDirectKey(channel) && !wroteThere(side, conv, bot, channel)) {
+        return { error: `nobody has written to bot ${bot} in ${channel}; a private message goes only to someone who wrote to the bot there` }
+      }
       return { bot, channel, ...side.channels.placeOf(bot, channel) }
     },
     isOnline: bot => platform.isOnline(bot),
@@ -82,6 +87,15 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       signal?.addEventListener('abort', onAbort, { once: true })
     }),
   }
+}
+
+/** A channel key naming one channel: 'group:<id>' or 'private:<id>', the id without white space or '*'. */
+const CONCRETE = /^(group|private):[^\s*]+$/
+
+/** Someone wrote to `bot` in `channel`: heard while running, or a fact of it in the history in memory. */
+function wroteThere(side: HostSide, conv: HostConversation, bot: string, channel: string): boolean {
+  if (side.channels.heardIn(bot, channel)) return true
+  return (conv.entries?.() ?? []).some(e => e.type === 'fact' && e.fact.channel === channel && e.fact.bot === bot && !e.fact.notice)
 }
 
 /** What a send to `target` may quote and mention: the facts of that channel in memory, and the bot's own sends. */

@@ -5,11 +5,13 @@
 import type { Entry } from '../history/entries'
 import type { TurnRequest } from './turn-port'
 
-export function turnOpening(req: TurnRequest, turn: number, at: number): Entry[] {
+/** `chat`: cross mode, the channel the turn is in ('' none) */
+export function turnOpening(req: TurnRequest, turn: number, at: number, chat?: string): Entry[] {
   const why = {
     ...(req.merged && req.merged > 1 ? { merged: req.merged } : {}),
     ...(req.waitedMs ? { waitedMs: req.waitedMs } : {}),
     ...(req.late ? { late: true } : {}),
+    ...(chat !== undefined ? { chat } : {}),
   }
   const opening: Entry[] = [{ type: 'turn', at, turn, reason: req.reason, ...why }]
   if (req.note) opening.push({ type: 'note', at, kind: 'wake', text: req.note })

@@ -36,7 +36,9 @@ export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallP
             image: (u, signal) => runtime.resources.bytes(u, signal),
           })
         }
-        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation }
+        const how = {
+          whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation, chat: ctx.turn.chat,
+        }
         return await runtime.resources.read(url, how)
       } catch (e) {
         return errorResult(url, e)

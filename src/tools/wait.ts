@@ -1,4 +1,5 @@
-// wait — declare the next wake-up and end the turn (SPEC §4.3).
+// wait — declare the next wake-up and end the turn (SPEC §4.3); refused after `timing.maxSelfWakes`
+// turns in a row that no person woke, until someone writes (SPEC §22 "Loops cost nothing").
 import { z } from 'zod'
 import type { Tool, WaitDeclaration } from '../contract/tool'
 import DESCRIPTION from './wait.txt'
@@ -8,7 +9,10 @@ const inputSchema = z.object({
   messages: z.number().int().min(1).max(1000).optional().describe('wake up after this many new messages'),
 })
 
-export type WaitResult = { ok: true; wait: WaitDeclaration } | { ok: true; none: true }
+export type WaitResult =
+  | { ok: true; wait: WaitDeclaration }
+  | { ok: true; none: true }
+  | { ok: false; error: { name: 'WaitRefused'; message: string } }
 
 export function waitTool(): Tool<z.infer<typeof inputSchema>, WaitResult> {
   return {
@@ -22,8 +26,19 @@ export function waitTool(): Tool<z.infer<typeof inputSchema>, WaitResult> {
         ctx.turn.wait = null
         return { ok: true, none: true }
       }
+      const self = ctx.turn.selfWakes?.()
+      if (self && self.inRow >= self.max) {
+        ctx.turn.wait = null
+        return { ok: false, error: { name: 'WaitRefused', message: refusal(self) } }
+      }
       ctx.turn.wait = wait
       return { ok: true, wait }
     },
   }
+}
+
+/** Model-facing: why no wake-up is set, and what wakes it now. */
+function refusal(self: { inRow: number; max: number }): string {
+  const turns = `${self.inRow} turn${self.inRow === 1 ? '' : 's'} in a row started without anyone writing`
+  return `no wake-up set: ${turns}, and ${self.max} is the most allowed. You wake again when someone writes to you; the turn ends now.`
 }

@@ -50,6 +50,8 @@ export interface HarnessOptions {
   failSend?: { at: number; message: string }
   /** the plugin's `mcp` block (SPEC §14) */
   mcp?: any
+  /** the plugin's `trust` (SPEC §22): `{ owners: ['mock:bob'] }` lets bob run kotodama's commands without a database */
+  trust?: any
   /** the plugin's `storage` (issue 15) */
   storage?: 'files' | 'database'
   /** a Koishi database plugin loaded before the plugin: `{ plugin, config }` */
@@ -100,6 +102,7 @@ export class Harness extends AppHarness {
       ...(o.codemode ? { codemode: o.codemode } : {}),
       ...(o.mcp ? { mcp: o.mcp } : {}),
       ...(o.storage ? { storage: o.storage } : {}),
+      ...(o.trust ? { trust: o.trust } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, timing: NO_DEBOUNCE, ...o.profile,

@@ -36,6 +36,8 @@ export interface QQHarnessOptions {
   models?: any[]
   /** adapter config fields (e.g. `retryWhen`, `intents`) */
   adapter?: any
+  /** the plugin's `trust` (SPEC §22): `{ owners: ['qq:U1'] }` lets U1 run kotodama's commands without a database */
+  trust?: any
 }
 
 /** A call kotodama (or anything else) made to the QQ bot's sendMessage, passed through to the adapter. */
@@ -71,6 +73,7 @@ export class QQHarness extends AppHarness {
       dataDir,
       models: [{ id: 'main', baseURL: server.baseURL, apiKey: 'sk-test', model: 'fake-model', maxRetries: 0, timeoutMs: 10000, ...o.model },
         ...(o.models ?? []).map(m => ({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0, timeoutMs: 10000, ...m }))],
+      ...(o.trust ? { trust: o.trust } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: botId, channels: ['*'] }], typing: FAST_TYPING, timing: NO_DEBOUNCE, ...o.profile,

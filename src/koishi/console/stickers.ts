@@ -33,7 +33,7 @@ export const DELETED_DIR = '.deleted'
 
 export function registerStickers(ctx: Context) {
   const options = { authority: AUTHORITY }
-  const logger = ctx.logger('kotodama')
+  const logger = ctx.kotodama.log
 
   /** Runs `use` on the runtime's library, or on one opened for the request; undefined when stickers are off. */
   async function withLibrary<T>(profile: string, bot: string, use: (l: StickerLibrary) => Promise<T>): Promise<T | undefined> {
