@@ -17,6 +17,7 @@ import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
 import { docsOf, type RecallDoc, type SelfName } from './docs'
 import { Embedder, type EmbedModel } from './embedder'
 import { MemorySearch } from './memory-search'
+import type { ReadScope } from '../resources/types'
 import type { QueryTerm } from './analyze'
 import { PartSearch, type PartHit } from './part-search'
 import type { Searchable } from '../part/runtime-part'
@@ -44,6 +45,8 @@ export interface RecallDeps {
   recalled?(channel: string, id: string): boolean
   /** what the runtime's parts offer to search (the sticker library's labels) */
   searchable?(): Searchable[]
+  /** whether a note (its path under local/) exists for a reader (SPEC §22); absent: every note */
+  noteVisible?(rel: string, scope: ReadScope): boolean
 }
 
 export class Recall implements RecallParts {
@@ -100,8 +103,14 @@ export class Recall implements RecallParts {
   }
 
   /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal): Promise<{ hits: SearchHit[] }> {
-    return searchRecall(this, conversation, query, limit, signal)
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope): Promise<{ hits: SearchHit[] }> {
+    return searchRecall(this, conversation, query, limit, signal, scope)
+  }
+
+  /** The notes a reader finds (`scope` absent: the runtime itself, every note). */
+  notesFor(scope: ReadScope | undefined): ((rel: string) => boolean) | undefined {
+    const visible = this.deps.noteVisible
+    return scope && visible ? rel => visible(rel, scope) : undefined
   }
 
   partHits(terms: readonly QueryTerm[], limit: number): PartHit[] {

@@ -12,6 +12,7 @@ import type { RecallParts } from './parts'
 import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
 import type { SearchHit } from '../tools/search'
+import type { ReadScope } from '../resources/types'
 import { within } from '../util/within'
 
 export type { SearchHit }
@@ -41,6 +42,7 @@ export async function searchRecall(
   query: string,
   limit: number,
   signal?: AbortSignal,
+  scope?: ReadScope,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
   const dates = queryDates(query, recall.now())
@@ -84,7 +86,7 @@ export async function searchRecall(
     }
   }
   const found = new Set(terms.map(t => t.term))
-  for (const m of await recall.memory.search(terms, pool)) {
+  for (const m of await recall.memory.search(terms, pool, recall.notesFor(scope))) {
     keyword.push({
       id: m.url, score: m.score / m.scale, at: m.at,
       hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),

@@ -21,7 +21,8 @@ export class RequestBooks {
   private consumed = new Set<string>()
   private anchor?: Entry
 
-  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore }) {}
+  /** `owner`: the conversation, the only one that reads its archived context (SPEC §22) */
+  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore; owner?: string }) {}
 
   /** A loaded history's entry: shown attachments stay shown. */
   loaded(e: Entry): void {
@@ -32,7 +33,7 @@ export class RequestBooks {
     const request = await buildRequest({
       ...input, anchor: this.anchor, consumed: this.consumed,
       loadImage: url => this.o.loadImage(url),
-      archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
+      archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context', owner: this.o.owner }),
     })
     this.anchor = request.anchor
     return request

@@ -24,6 +24,9 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
+import { LRUCache } from 'lru-cache'
+import { claimAssets, placeOfFact } from './asset-claims'
+import { chatOf } from './turn-chat'
 import { shortenFact } from './long-facts'
 import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
@@ -66,7 +69,8 @@ export class Runtime {
   private restoring?: Promise<void>
   /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
   private registered: ReturnType<typeof registeredTools>
-  private prompt = new SystemPromptCache()
+  /** per conversation: a private chat's memory section is its own (SPEC §22) */
+  private prompts = new LRUCache<string, SystemPromptCache>({ max: 256 })
 
   constructor(readonly options: RuntimeOptions) {
     const o = options
@@ -111,7 +115,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: () => this.systemPrompt(), send,
+      systemPrompt: key => this.systemPrompt(key), send,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -176,12 +180,15 @@ export class Runtime {
     if (this.stopped) return false
     this.channels.heard(fact)
     const wake = this.extensions.engine().judge(fact)
-    return this.conversations.using(this.conversationKey(fact.channel), async conv => {
+    const key = this.conversationKey(fact.channel)
+    return this.conversations.using(key, async conv => {
       let shown = fact
+      const place = placeOfFact(fact, key)
       try {
-        shown = await shortenFact(fact, this.artifacts)
+        await claimAssets(this.assets, fact, place)
+        shown = await shortenFact(fact, this.artifacts, place)
       } catch (e: any) {
-        this.logger.warn('could not archive a long message: %s', e?.message ?? e)
+        this.logger.warn('could not claim the media or archive a long message: %s', e?.message ?? e)
       }
       if (this.stopped) return false
       return conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
@@ -199,10 +206,14 @@ export class Runtime {
     conv.request(req)
   })
 
-  systemPrompt(): string {
+  /** The system prompt as conversation `key` sees it; without one, as any group does. */
+  systemPrompt(key?: string): string {
     const { profile, bot, botName } = this.options
     const schemes = this.resources.schemes()
-    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts }))
+    const chat = key === undefined ? undefined : chatOf(key)
+    const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
+    const cache = this.prompts.get(key ?? '') ?? this.prompts.set(key ?? '', new SystemPromptCache()).get(key ?? '')!
+    return cache.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */

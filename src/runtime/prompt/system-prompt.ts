@@ -5,6 +5,7 @@
 import { prose } from '../../util/prose'
 import type { PromptShare, RuntimePart } from '../../part/runtime-part'
 import type { ProfileConfig } from '../../config/types'
+import type { ReadScope } from '../../resources/types'
 import PROTOCOL from './protocol.md'
 
 export interface PromptOptions {
@@ -42,14 +43,15 @@ export function systemPrompt(o: PromptOptions): string {
 
 /** A runtime's prompt options: its profile, its schemes and tool sources, its parts' shares. */
 export function promptOptions(o: {
-  profile: ProfileConfig; bot: string; botName?: string; schemes: string[]; toolSources?: string; parts: readonly RuntimePart[]
+  profile: ProfileConfig; bot: string; botName?: string; schemes: string[]; toolSources?: string; parts: readonly RuntimePart[]; scope?: ReadScope
 }): PromptOptions {
+  const scope = o.scope ?? {}
   const p = o.profile
   return {
     persona: p.persona, mode: p.mode, bot: o.bot, botName: o.botName, schemes: o.schemes, codemode: p.codemode.enabled,
     imageInput: p.attachment.imageInput, readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
     visionModel: !!p.attachment.visionModel, toolSources: o.toolSources,
-    parts: o.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(); return share ? [share] : [] }),
+    parts: o.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(scope); return share ? [share] : [] }),
   }
 }
 
