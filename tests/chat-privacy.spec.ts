@@ -165,6 +165,15 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     expect(g1.results[0]).to.not.include('jazz')
     expect(g1.results[1]).to.include('not_found')
     expect(g1.results[2]).to.not.include('bob.md')
+    // nor written there: whether the note exists or not, the same answer
+    const written = await turn('carol', G1, [
+      call('write', { url: 'local://memory/people/mock/bob.md', append: 'carol says hi' }),
+      call('write', { url: 'local://memory/people/mock/nobody.md', content: 'x' }),
+    ])
+    const [a, b] = written.results.map(parsed)
+    expect([a.error.code, b.error.code]).to.deep.equal(['forbidden', 'forbidden'])
+    expect(a.error.message.replace('bob', 'nobody')).to.equal(b.error.message)
+    expect(await readFile(join(local, 'memory', 'people', 'mock', 'bob.md'), 'utf8')).to.equal('Bob: likes free jazz\n')
     const back = await turn('carol', G2, [call('search', { query: 'jazz' }), call('read', { url: 'local://memory/people/mock/bob.md' })])
     expect(back.results[0]).to.include('jazz')
     expect(back.results[1]).to.include('free jazz')
@@ -191,9 +200,8 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     expect(back.results[0]).to.include('penicillin')
   })
 
-  it('a private chat\'s asset is unreadable and unsendable from a group', async () => {
-    await start()
-    const png = tinyPng(0x336699)
+  /** alice sends `png` in her private chat; the asset URL the model was shown */
+  async function privateImage(png: Buffer): Promise<string> {
     const before = h.server.requests.length
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice', undefined).receive(`look <img src="data:image/png;base64,${png.toString('base64')}"/>`)
@@ -201,16 +209,58 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     await h.settled()
     const asset = /asset:\/\/[0-9a-f-]{36}/.exec(JSON.stringify(h.server.requests[before].body))?.[0]
     expect(asset).to.be.a('string')
+    return asset!
+  }
+
+  it('a private chat\'s asset is unreadable and unsendable from a group, and no vision model is asked about it', async () => {
+    await start({ attachment: { visionModel: 'main' } })
+    const asset = await privateImage(tinyPng(0x336699))
     const group = await turn('bob', G1, [
-      call('read', { url: asset! }),
+      call('read', { url: asset }),
       call('read', { url: `${asset}?view=meta` }),
       call('send_message', { messages: [`<img src="${asset}"/>`] }),
+      call('read', { url: `${asset}?question=what colour is it` }),
     ])
     expect(group.results[0]).to.equal(`not_found: ${asset} does not exist`)
     expect(group.results[1]).to.equal(`not_found: ${asset}?view=meta does not exist`)
     expect(parsed(group.results[2]).ok).to.equal(false)
+    expect(group.results[3]).to.include('not_found')
+    // the turn's two steps, and no vision request between them
+    expect(group.requests).to.have.length(2)
     expect(h.sent.filter(s => s.channel === G1).map(s => s.content).join('\n')).to.not.include('data:image')
     const back = await turn('alice', undefined, [call('read', { url: `${asset}?view=meta` })])
     expect(back.results[0]).to.include('image/png')
+  })
+
+  it('an asset URL typed into a group claims nothing; the same picture sent there is readable there', async () => {
+    await start()
+    const png = tinyPng(0x993366)
+    const asset = await privateImage(png)
+    const typed = await turn('bob', G1, [call('read', { url: `${asset}?view=meta` })], `look at ${asset}`)
+    expect(typed.results[0]).to.include('not_found')
+    // bob posts the same picture in the group: the group received it too
+    const before = h.server.requests.length
+    h.server.script({ toolCalls: [call('read', { url: `${asset}?view=meta` })] }, { toolCalls: [call('finish', {})] })
+    await h.client('bob', G1).receive(`<at id="514"/> mine <img src="data:image/png;base64,${png.toString('base64')}"/>`)
+    await h.server.waitForRequests(before + 2)
+    await h.settled()
+    expect(JSON.stringify(h.server.requests[before].body)).to.include(asset)
+    expect(toolResultsOf(h.server.requests[before + 1]).at(-1)!.content).to.include('image/png')
+    expect((await turn('alice', undefined, [call('read', { url: `${asset}?view=meta` })])).results[0]).to.include('image/png')
+  })
+
+  it('artifacts and assets stored before owners were recorded stay readable everywhere', async () => {
+    await start()
+    await turn('carol', G2)
+    const runtime = (await h.app.kotodama.list())[0]
+    const old = await runtime.artifacts.write({ namespace: 'read', data: 'an archive of before: oolong tea', mediaType: 'text/plain' })
+    const id = await runtime.assets.register(`data:image/png;base64,${tinyPng(0x112233).toString('base64')}`, {}, { owner: 'private:alice' })
+    // an asset of before has no owners file
+    await rm(join(runtimeHome(dataDir, 'neko', 'mock:514'), 'assets', `${id}.owners`))
+    await h.stop()
+    await start()
+    const group = await turn('bob', G1, [call('read', { url: old }), call('read', { url: `asset://${id}?view=meta` })])
+    expect(group.results[0]).to.include('oolong tea')
+    expect(group.results[1]).to.include('image/png')
   })
 })
