@@ -37,10 +37,8 @@ export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallP
             image: (u, signal) => runtime.resources.bytes(u, signal, turnScope(ctx.turn)),
           })
         }
-        const how = {
-          whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation, scope: turnScope(ctx.turn),
-        }
-        return await runtime.resources.read(url, how)
+        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal }
+        return await runtime.resources.read(url, { ...how, conversation: ctx.turn.conversation, scope: turnScope(ctx.turn) })
       } catch (e) {
         return errorResult(url, e)
       }
