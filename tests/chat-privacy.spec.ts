@@ -106,6 +106,23 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     expect(await readFile(join(local, 'memory', 'core.md'), 'utf8')).to.equal('Core: be kind\n')
     const group = await turn('bob', G1)
     expect(group.system).to.include('Core: be kind').and.not.include('penicillin')
+    // nor make it: a pinned file is in every chat's request
+    await rm(join(local, 'memory', 'core.md'))
+    const make = await turn('alice', undefined, [call('write', { url: 'local://memory/core.md', content: SECRET })])
+    expect(parsed(make.results[0]).error.code).to.equal('forbidden')
+    expect((await turn('bob', G1)).system).to.include('local://memory/core.md (pinned): does not exist yet')
+  })
+
+  it('a folder a private chat made is not listed elsewhere; a group file inside it makes it shared', async () => {
+    await start()
+    await turn('alice', undefined, [call('write', { url: 'local://alice-divorce/lawyer.md', content: SECRET })])
+    const group = await turn('bob', G1, [call('read', { url: 'local://' }), call('read', { url: 'local://alice-divorce/' })])
+    expect(group.results[0]).to.not.include('alice-divorce')
+    expect(group.results[1]).to.include('not_found')
+    expect((await turn('alice', undefined, [call('read', { url: 'local://' })])).results[0]).to.include('alice-divorce/')
+    await turn('bob', G1, [call('write', { url: 'local://alice-divorce/public.md', content: 'a public note' })])
+    const shared = await turn('bob', G1, [call('read', { url: 'local://alice-divorce/' })])
+    expect(shared.results[0]).to.include('public.md').and.not.include('lawyer')
   })
 
   it('a moved private file stays private after a restart; a group can neither create nor change it', async () => {

@@ -38,14 +38,19 @@ export class LocalPrivacy {
     if (!this.visible(rel, scope)) throw hidden(url)
   }
 
-  /** The write as it is made (a private chat's partner's note is its private section) and its rules. */
-  prepare(url: string, request: WriteRequest, scope: ReadScope | undefined): { url: string; request: WriteRequest; rules?: WriteRules } {
+  /**
+   * The write as it is made (a private chat's partner's note is its private section) and its rules.
+   * `pinned`: a file shown in every request (a private chat never makes one: it would be every chat's).
+   */
+  prepare(
+    url: string, request: WriteRequest, scope: ReadScope | undefined, pinned: (rel: string) => boolean = () => false,
+  ): { url: string; request: WriteRequest; rules?: WriteRules } {
     if (!scope) return { url, request }
     const partner = partnerOf(scope)
-    return { ...this.people.write(url, request, partner), rules: this.rules(scope) }
+    return { ...this.people.write(url, request, partner), rules: this.rules(scope, pinned) }
   }
 
-  private rules(scope: ReadScope): WriteRules {
+  private rules(scope: ReadScope, pinned: (rel: string) => boolean): WriteRules {
     const chat = privateChat(scope)
     const partner = partnerOf(scope)
     return {
@@ -57,21 +62,24 @@ export class LocalPrivacy {
         if (isPublicNote(t.rel) && !this.writers.has(scope.conversation ?? '', t.rel)) {
           throw new ResourceError('forbidden', `${t.url}: a person's note is written only in a chat where that person has written`)
         }
-        if (!t.exists) return false
-        if (!this.visible(t.rel, scope)) {
+        if (t.exists && !this.visible(t.rel, scope)) {
           if (role === 'write' || role === 'to') throw new ResourceError('forbidden', `${t.url} cannot be written from this chat; choose another name`)
           return true
         }
-        if (chat !== undefined && this.files.chatOf(t.rel) === undefined && !isPrivateNote(t.rel) && role !== 'to') {
+        const shared = t.exists ? this.files.chatOf(t.rel) === undefined && !isPrivateNote(t.rel) && role !== 'to' : pinned(t.rel)
+        if (chat !== undefined && shared) {
           const note = partner !== undefined ? `${personUrl(this.platform, partner)} (this person's note) or ` : ''
           throw new ResourceError('forbidden', `${t.url} is shared with every chat, and this chat is private: keep what you learn here in ${note}a new file`
             + ' (what you write in this chat stays private to it)')
         }
         return false
       },
-      wrote: (rel, created) => created ? this.files.mark(rel, chat) : Promise.resolve(),
-      moved: (from, to) => this.files.moved(from, to),
-      removed: rel => this.files.mark(rel, undefined),
+      // a private chat's new folders are its own too (their names are what it learned); a shared
+      // file inside a private chat's folder makes the folder shared
+      wrote: (rel, created, folders) => !created ? Promise.resolve()
+        : this.files.mark(chat ? [...folders, rel] : [...this.files.privateFoldersAbove(rel), rel], chat),
+      moved: (from, to, folders) => this.files.moved(from, to, folders),
+      removed: rel => this.files.mark([rel], undefined),
     }
   }
 }

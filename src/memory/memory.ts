@@ -78,7 +78,8 @@ export class Memory {
       try {
         if (opts.signal?.aborted) throw new ResourceError('write_failed', 'not written: the call was aborted')
         const local = this.ensure()
-        const w = this.options.guard?.prepare(url, request, opts.scope) ?? { url, request }
+        const pinned = (rel: string) => this.pinned.some(p => p.rel === rel)
+        const w = this.options.guard?.prepare(url, request, opts.scope, pinned) ?? { url, request }
         const ctx = { files: local, limits: this.config, changed: (path: string, rel: string) => this.changed(path, rel), rules: w.rules }
         const done = await writeLocal(ctx, w.url, w.request)
         // a file became private or shared, or moved: what each chat's section shows

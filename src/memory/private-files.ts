@@ -1,4 +1,5 @@
-// Which files under local:// a private chat wrote (SPEC §22: private to that chat wherever they are):
+// Which files (and the folders they made) under local:// a private chat wrote (SPEC §22: private to
+// that chat wherever they are):
 // a book beside local/ in the runtime home, out of local://'s reach, written whole and atomically
 // after every change, before the write's result returns. A file not in it is shared (written in a
 // group, or by the owner on disk).
@@ -50,20 +51,38 @@ export class PrivateFiles {
     return !!this.counts.get(chat)
   }
 
-  /** Records the file as `chat`'s (undefined: shared); resolves once the book is on disk. */
-  async mark(rel: string, chat: string | undefined): Promise<void> {
-    if (this.chatOf(rel) === chat) return
-    this.drop(rel)
-    if (chat) this.set(rel, chat)
-    this.book.changed()
-    await this.book.idle()
+  /** Records files or folders as `chat`'s (undefined: shared); resolves once the book is on disk. */
+  async mark(rels: readonly string[], chat: string | undefined): Promise<void> {
+    const changes = rels.filter(rel => this.chatOf(rel) !== chat)
+    if (!changes.length) return
+    for (const rel of changes) {
+      this.drop(rel)
+      if (chat) this.set(rel, chat)
+    }
+    await this.save()
   }
 
-  async moved(from: string, to: string): Promise<void> {
+  /** A file moved (with the folders its move made): it stays whose it was. */
+  async moved(from: string, to: string, folders: readonly string[]): Promise<void> {
     const chat = this.chatOf(from)
     this.drop(from)
-    this.drop(to)
-    if (chat) this.set(to, chat)
+    for (const rel of [...folders, to]) {
+      this.drop(rel)
+      if (chat) this.set(rel, chat)
+    }
+    await this.save()
+  }
+
+  /** The folders above `rel` that belong to a private chat (a shared file inside one makes them shared). */
+  privateFoldersAbove(rel: string): string[] {
+    const out: string[] = []
+    for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) {
+      if (this.book.map.has(rel.slice(0, at))) out.push(rel.slice(0, at))
+    }
+    return out
+  }
+
+  private async save(): Promise<void> {
     this.book.changed()
     await this.book.idle()
   }

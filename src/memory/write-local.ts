@@ -40,9 +40,9 @@ export type WriteRole = 'write' | 'edit' | 'remove' | 'from' | 'to'
 export interface WriteRules {
   /** Before a change: throws for a file this write may not touch; true: treat it as missing (another chat's). */
   check(t: { rel: string; url: string; exists: boolean }, role: WriteRole): boolean
-  /** after the change, before the result returns */
-  wrote(rel: string, created: boolean): Promise<void>
-  moved(from: string, to: string): Promise<void>
+  /** after the change, before the result returns; `folders`: those the write created, outermost first */
+  wrote(rel: string, created: boolean, folders: string[]): Promise<void>
+  moved(from: string, to: string, folders: string[]): Promise<void>
   removed(rel: string): Promise<void>
 }
 
@@ -146,7 +146,7 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
   ctx.files.setFile(t.rel, st, text)
   ctx.files.touchFolders(t.rel)
   ctx.changed(t.where.path, t.rel, text)
-  await ctx.rules?.wrote(t.rel, !t.stat)
+  await ctx.rules?.wrote(t.rel, !t.stat, foldersOf(ctx, created, t.where.path))
   return { ok: true, url: t.url, bytes: data.length, lines: countLines(text) }
 }
 
@@ -155,6 +155,14 @@ function firstMissingFolder(ctx: WriteContext, path: string): string | undefined
   let missing: string | undefined
   for (let dir = dirname(path); dir.length > ctx.files.root.length && !existsSync(dir); dir = dirname(dir)) missing = dir
   return missing
+}
+
+/** The folders from `created` (the outermost one a write made) down to `path`'s own, as paths under local/. */
+function foldersOf(ctx: WriteContext, created: string | undefined, path: string): string[] {
+  const out: string[] = []
+  if (!created) return out
+  for (let dir = dirname(path); dir.length >= created.length; dir = dirname(dir)) out.unshift(ctx.files.relOf(dir))
+  return out
 }
 
 function undo(created: string | undefined): void {
@@ -197,7 +205,7 @@ async function move(ctx: WriteContext, from: Target, to: string): Promise<WriteR
   ctx.files.setFile(dest.rel, st)
   ctx.files.touchFolders(dest.rel)
   ctx.changed(dest.where.path, dest.rel)
-  await ctx.rules?.moved(from.rel, dest.rel)
+  await ctx.rules?.moved(from.rel, dest.rel, foldersOf(ctx, created, dest.where.path))
   return { ok: true, url: dest.url, bytes: st.size, lines: linesOf(dest) }
 }
 
