@@ -266,6 +266,17 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     expect((await turn('alice', undefined, [call('read', { url: `${asset}?view=meta` })])).results[0]).to.include('image/png')
   })
 
+  it('media a tool returned in a private chat are stored as that chat\'s artifacts', async () => {
+    await start()
+    await writeFile(join(local, 'pic.png'), tinyPng(0x445566))
+    const priv = await turn('alice', undefined, [call('read', { url: 'local://pic.png' })])
+    const url = /artifact:\/\/[\w-]+\/[0-9a-f]{20}\.png/.exec(JSON.stringify(priv.requests[1].body))?.[0]
+    expect(url).to.be.a('string')
+    const group = await turn('bob', G1, [call('read', { url: `${url}?view=meta` })])
+    expect(group.results[0]).to.equal(`not_found: ${url}?view=meta does not exist`)
+    expect((await turn('alice', undefined, [call('read', { url: `${url}?view=meta` })])).results[0]).to.include('image/png')
+  })
+
   it('artifacts and assets stored before owners were recorded stay readable everywhere', async () => {
     await start()
     await turn('carol', G2)
