@@ -149,6 +149,13 @@ describe('what one chat learns stays in that chat (SPEC §22)', function () {
     const priv = await turn('alice', undefined, [call('read', { url: 'local://memory/b.md' })])
     expect(priv.system).to.include('local://memory/b.md')
     expect(priv.results[0]).to.include(SECRET)
+    // with memory switched off, local:// is read-only and the book still holds
+    await h.stop()
+    h = undefined as any
+    await start({ memory: { enabled: false } })
+    const off = await turn('bob', G1, [call('read', { url: 'local://memory/b.md' }), call('read', { url: 'local://memory/' })])
+    expect(off.results[0]).to.include('not_found')
+    expect(off.results[1]).to.not.include('b.md')
   })
 
   it('the people folder lists no private section outside its chat; a private section cannot be moved out, nor a file onto one', async () => {

@@ -166,7 +166,6 @@ export class Memory {
     if (this.local) return this.local
     const local = new LocalFiles(realpathSync.native(this.options.root), FOLDER)
     local.scanAll()
-    this.options.guard?.files.load()
     this.local = local
     // a file pinned twice (say local://a.md and LOCAL:///a.md) is shown once
     const seen = new Set<string>()

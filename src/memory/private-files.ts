@@ -23,8 +23,12 @@ export class PrivateFiles {
     })
   }
 
-  /** Reads the book (synchronously: memory's first build is). */
-  load(): void {
+  private loaded = false
+
+  /** Reads the book on first use (synchronously, once: a local disk, as memory's first build). */
+  private load(): void {
+    if (this.loaded) return
+    this.loaded = true
     let text: string
     try {
       text = readFileSync(this.book.path, 'utf8')
@@ -43,11 +47,13 @@ export class PrivateFiles {
 
   /** The private chat (its channel key) a file belongs to; undefined: shared. */
   chatOf(rel: string): string | undefined {
+    this.load()
     return this.book.map.get(rel)
   }
 
   /** Whether a chat wrote any file of its own. */
   has(chat: string): boolean {
+    this.load()
     return !!this.counts.get(chat)
   }
 
@@ -64,6 +70,7 @@ export class PrivateFiles {
 
   /** A file moved (with the folders its move made): it stays whose it was. */
   async moved(from: string, to: string, folders: readonly string[]): Promise<void> {
+    this.load()
     const chat = this.chatOf(from)
     this.drop(from)
     for (const rel of [...folders, to]) {
@@ -75,6 +82,7 @@ export class PrivateFiles {
 
   /** The folders above `rel` that belong to a private chat (a shared file inside one makes them shared). */
   privateFoldersAbove(rel: string): string[] {
+    this.load()
     const out: string[] = []
     for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) {
       if (this.book.map.has(rel.slice(0, at))) out.push(rel.slice(0, at))
