@@ -24,7 +24,6 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
-import { LRUCache } from 'lru-cache'
 import { claimAssets, placeOfFact } from './asset-claims'
 import { chatOf } from './turn-chat'
 import { shortenFact } from './long-facts'
@@ -69,8 +68,7 @@ export class Runtime {
   private restoring?: Promise<void>
   /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
   private registered: ReturnType<typeof registeredTools>
-  /** per conversation: a private chat's memory section is its own (SPEC §22) */
-  private prompts = new LRUCache<string, SystemPromptCache>({ max: 256 })
+  private prompt = new SystemPromptCache()
 
   constructor(readonly options: RuntimeOptions) {
     const o = options
@@ -212,8 +210,7 @@ export class Runtime {
     const schemes = this.resources.schemes()
     const chat = key === undefined ? undefined : chatOf(key)
     const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
-    const cache = this.prompts.get(key ?? '') ?? this.prompts.set(key ?? '', new SystemPromptCache()).get(key ?? '')!
-    return cache.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
+    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */

@@ -55,21 +55,25 @@ export function promptOptions(o: {
   }
 }
 
+/** prompts kept at once: every group's, and the private chats' with memory of their own (SPEC §22) */
+const KEPT_PROMPTS = 16
+
 /**
  * The prompt is asked for on every step and changes only with its inputs (memory's section when
  * memory changes, the schemes and tool sources when other plugins come and go): made again only then.
+ * A few are kept, the latest first: the chats that see memory of their own each have theirs, and
+ * every other chat shares one.
  */
 export class SystemPromptCache {
-  private key: unknown[] = []
-  private text = ''
+  private kept: { key: unknown[]; text: string }[] = []
 
   get(o: PromptOptions): string {
     const key = [o.persona, o.mode, o.bot, o.botName, o.codemode, o.readDirect, o.imageInput, o.visionModel, o.toolSources, o.schemes.join('\n')]
     for (const p of o.parts ?? []) key.push(p.section, p.flags && JSON.stringify(p.flags))
-    if (key.length !== this.key.length || key.some((v, i) => v !== this.key[i])) {
-      this.text = systemPrompt(o)
-      this.key = key
-    }
-    return this.text
+    const at = this.kept.findIndex(k => k.key.length === key.length && key.every((v, i) => v === k.key[i]))
+    const hit = at >= 0 ? this.kept.splice(at, 1)[0] : { key, text: systemPrompt(o) }
+    this.kept.unshift(hit)
+    if (this.kept.length > KEPT_PROMPTS) this.kept.pop()
+    return hit.text
   }
 }
