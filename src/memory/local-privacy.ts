@@ -68,9 +68,9 @@ export class LocalPrivacy {
         }
         const shared = t.exists ? this.files.chatOf(t.rel) === undefined && !isPrivateNote(t.rel) && role !== 'to' : pinned(t.rel)
         if (chat !== undefined && shared) {
-          const note = partner !== undefined ? `${personUrl(this.platform, partner)} (this person's note) or ` : ''
-          throw new ResourceError('forbidden', `${t.url} is shared with every chat, and this chat is private: keep what you learn here in ${note}a new file`
-            + ' (what you write in this chat stays private to it)')
+          const note = partner !== undefined ? `${personUrl(this.platform, partner)} (this person's note) or in ` : ''
+          throw new ResourceError('forbidden', `${t.url} is shared with every chat, and this chat is private: keep what you learn here in ${note}a new file;`
+            + ' what you write in this chat stays private to it')
         }
         return false
       },
