@@ -17,9 +17,9 @@ export function placeOf(scope: ReadScope): string | undefined {
  */
 export function mayRead(owners: readonly string[] | undefined, scope: ReadScope | undefined): boolean {
   if (!scope || !owners) return true
-  const chat = scope.chat?.direct ? scope.chat.channel : undefined
-  // a private chat's own items only in that chat, whatever conversation holds it
-  return owners.some(o => o === chat || (o === scope.conversation && !isDirectKey(o)))
+  // a private chat's own items only in that chat, whatever conversation holds it; a chat reads
+  // its channel's items also as part of a cross-mode conversation (kept from channel mode)
+  return owners.some(o => o === scope.chat?.channel || (o === scope.conversation && !isDirectKey(o)))
 }
 
 /** What a reader that may not see it is told: the words of a name that does not exist. */
