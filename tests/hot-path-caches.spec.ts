@@ -22,7 +22,8 @@ describe('hot-path caches (issue 26)', () => {
     const turn = async (...steps: ReturnType<typeof call>[][]) => {
       const before = h!.server.requests.length
       h!.server.script(...steps.map(calls => ({ toolCalls: calls })), { toolCalls: [call('finish', {})] })
-      await h!.client('bob').receive(`turn #${before}`)
+      // a group: a private chat makes no pinned file (SPEC §22)
+      await h!.client('bob', 'room').receive(`<at id="514"/> turn #${before}`)
       await h!.server.waitForRequests(before + steps.length + 1)
       await h!.settled()
       return h!.server.requests.slice(before).map(r => r.body.messages[0].content as string)

@@ -27,7 +27,8 @@ describe('memory in every request (SPEC §13)', function () {
   async function turn(...steps: ReturnType<typeof call>[][]): Promise<string[]> {
     const before = h.server.requests.length
     h.server.script(...steps.map(calls => ({ toolCalls: calls })), { toolCalls: [call('finish', {})] })
-    await h.client('bob').receive(`turn #${before}`)
+    // in a group: a private chat's notes are its own, and it makes no pinned file (SPEC §22)
+    await h.client('bob', 'room').receive(`<at id="514"/> turn #${before}`)
     await h.server.waitForRequests(before + steps.length + 1)
     await h.settled()
     return h.server.requests.slice(before).map(r => r.body.messages[0].content)

@@ -13,7 +13,10 @@ import { configSchema } from '../src/config/schema'
 import { checkConfig } from '../src/config/validate'
 import { DEFAULT_MEMORY, DEFAULT_PEOPLE } from '../src/config/defaults'
 import { Memory } from '../src/memory/memory'
-import { PeopleGuard, personRel, personUrl } from '../src/memory/people-path'
+import { personRel, personUrl } from '../src/memory/people-path'
+import { LocalPrivacy } from '../src/memory/local-privacy'
+import { PrivateFiles } from '../src/memory/private-files'
+import { Writers } from '../src/memory/writers'
 import { readNoteHead } from '../src/memory/people-notes'
 
 const ROOM = 'room1'
@@ -198,10 +201,13 @@ describe('people: notes on disk', function () {
 
   it('two conversations writing one note at once: both writes are applied', async () => {
     const root = await mkdtemp(join(tmpdir(), 'people-'))
-    const memory = new Memory({ root, config: DEFAULT_MEMORY, texts: { forget() {} } as any, guard: new PeopleGuard('mock') })
+    const guard = new LocalPrivacy('mock', new PrivateFiles(root, root), new Writers(root))
+    // bob has written in both rooms: his note is theirs to write
+    for (const room of ['group:room0', 'group:room1']) guard.writers.saw(room, personRel('mock', 'bob'))
+    const memory = new Memory({ root, config: DEFAULT_MEMORY, texts: { forget() {} } as any, guard })
     const url = personUrl('mock', 'bob')
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i}\n`)
-    const results = await Promise.all(lines.map((append, i) => memory.write(url, { append }, { conversation: `group:room${i % 2}` })))
+    const results = await Promise.all(lines.map((append, i) => memory.write(url, { append }, { scope: { conversation: `group:room${i % 2}`, chat: { channel: `group:room${i % 2}`, direct: false } } })))
     expect(results.every(r => r.ok)).to.equal(true)
     const text = await readFile(join(root, personRel('mock', 'bob')), 'utf8')
     expect(text.split('\n').filter(Boolean).sort()).to.deep.equal(lines.map(l => l.trim()).sort())

@@ -187,11 +187,14 @@ describe('resources through a running runtime', function () {
     h.server.fallback({ toolCalls: [call('finish', {})] })
     const { server, base } = await serve((url, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })
     try {
-      await h.client('bob').receive(`<img src="${base}/dot.png"/><img src="${base}/big.png"/>`)
+      // the cap is set before the media arrive: their fetch starts at arrival
+      await h.client('bob').receive('hi')
       await h.server.waitForRequests(1)
-      const ids = [...lastUserText(h.server.requests[0]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
       const rt = (await h.app.kotodama.list())[0]
       rt.assets.maxBytes = 1000
+      await h.client('bob').receive(`<img src="${base}/dot.png"/><img src="${base}/big.png"/>`)
+      await h.server.waitForRequests(2)
+      const ids = [...lastUserText(h.server.requests[1]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
       expect(await rt.resources.read(`asset://${ids[0]}`, DIRECT)).to.deep.include({ kind: 'file', data: PNG.toString('base64') })
       expect(code(await rt.resources.read(`asset://${ids[1]}`, DIRECT))).to.equal('too_large')
     } finally {

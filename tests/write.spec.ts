@@ -25,7 +25,7 @@ describe('write (SPEC §13)', function () {
   async function step(...calls: ReturnType<typeof call>[]): Promise<any[]> {
     const before = h.server.requests.length
     h.server.script({ toolCalls: calls }, { toolCalls: [call('finish', {})] })
-    await h.client('bob').receive(`go #${before}`)
+    await say('bob', `go #${before}`)
     await h.server.waitForRequests(before + 2)
     await h.settled()
     return toolResultsOf(h.server.requests[before + 1]).slice(-calls.length).map(r => parse(r.content))
@@ -36,12 +36,14 @@ describe('write (SPEC §13)', function () {
   async function program(code: string): Promise<any> {
     const before = h.server.requests.length
     h.server.script({ toolCalls: [call('codemode', { code })] }, { toolCalls: [call('finish', {})] })
-    await h.client('bob').receive(`run #${before}`)
+    await say('bob', `run #${before}`)
     await h.server.waitForRequests(before + 2)
     await h.settled()
     return parse(toolResultsOf(h.server.requests[before + 1]).at(-1).content)
   }
   const disk = (rel: string) => readFile(join(local, rel), 'utf8')
+  /** `user` wakes the mind in a group of their own (a private chat writes no shared file, SPEC §22) */
+  const say = (user: string, text: string) => h.client(user, `room-${user}`).receive(`<at id="514"/> ${text}`)
 
   it('creates a file with its folders, then overwrites it; the result has url, bytes and lines', async () => {
     await start()
@@ -267,7 +269,7 @@ describe('write (SPEC §13)', function () {
       const both = async (calls: any[]) => { if (++arrived === 2) release(); await gate; return { toolCalls: calls } }
       h.server.script(() => both(calls('alice')), () => both(calls('bob')))
       h.server.fallback({ toolCalls: [call('finish', {})] })
-      await Promise.all([h.client('alice').receive('write'), h.client('bob').receive('write')])
+      await Promise.all([say('alice', 'write'), say('bob', 'write')])
       await h.server.waitForRequests(4)
       await h.settled()
       const lines = (await disk('shared.md')).split('\n').filter(Boolean)
@@ -319,7 +321,7 @@ return [a.ok, r1.text, r2.text, r3.text]`)
         { toolCalls: [call('finish', {})] },
       )
       const before = h.server.requests.length
-      await h.client('bob').receive('edit then read')
+      await say('bob', 'edit then read')
       await h.server.waitForRequests(before + 3)
       await h.settled()
       expect(toolResultsOf(h.server.requests[before + 2]).at(-1).content).to.equal('uno\ntwo\n')

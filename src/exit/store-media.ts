@@ -38,12 +38,13 @@ async function reusable(url: string | undefined, sha256: string, stores: MediaSt
   return undefined
 }
 
-export async function storeMedia(node: MediaNode, o: { namespace: string; callId?: string; stores: MediaStores }): Promise<StoredMedia> {
+/** `owner`: the turn's place (resources/scope.ts): a new artifact is readable only there (SPEC §22). */
+export async function storeMedia(node: MediaNode, o: { namespace: string; callId?: string; stores: MediaStores; owner?: string }): Promise<StoredMedia> {
   const data = Buffer.from(node.data, 'base64')
   const sha256 = createHash('sha256').update(data).digest('hex')
   const dims = node.width && node.height ? { width: node.width, height: node.height } : imageDimensions(data, node.mediaType)
   const url = await reusable(node.url, sha256, o.stores) ?? await o.stores.artifacts.write({
-    namespace: o.namespace, data, sha256, mediaType: node.mediaType, tool: o.namespace, callId: o.callId, ...dims,
+    namespace: o.namespace, data, sha256, mediaType: node.mediaType, tool: o.namespace, callId: o.callId, ...dims, ...o.owner ? { owner: o.owner } : {},
   })
   return { url, mediaType: node.mediaType, byteLength: data.length, ...dims }
 }

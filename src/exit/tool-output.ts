@@ -14,6 +14,8 @@ export interface ExitContext {
   tool: string
   callId: string
   stores: MediaStores
+  /** the place of the turn (resources/scope.ts): what the exit stores is readable only there (SPEC §22) */
+  owner?: string
 }
 
 export interface ExitResult {
@@ -33,7 +35,7 @@ export async function exitToolResult(tool: Tool, input: unknown, result: unknown
   }
   const kit: ExitKit = {
     async attach(node, lifetime = 'once') {
-      const stored = await storeMedia(node, { namespace: ctx.tool, callId: ctx.callId, stores: ctx.stores })
+      const stored = await storeMedia(node, { namespace: ctx.tool, callId: ctx.callId, stores: ctx.stores, owner: ctx.owner })
       attachments.push({ ...stored, lifetime })
       return attachmentLine(stored)
     },
@@ -81,9 +83,10 @@ async function budgeted(text: string | undefined, json: unknown, ctx: ExitContex
   // Longer than the budget always pages; only a short text needs the paging engine to decide.
   const whole = display.length <= TEXT_BUDGET.units && pageString(display, 0, () => '').nextOffset === undefined
   if (whole) return text !== undefined ? { type: 'text', value: text } : { type: 'json', value: json as any }
+  const own = ctx.owner ? { owner: ctx.owner } : {}
   const url = await ctx.stores.artifacts.write(text !== undefined
-    ? { namespace: ctx.tool, data: text, mediaType: 'text/plain', tool: ctx.tool, callId: ctx.callId }
-    : { namespace: ctx.tool, data: JSON.stringify(json), mediaType: 'application/json', tool: ctx.tool, callId: ctx.callId, readable: display })
+    ? { namespace: ctx.tool, data: text, mediaType: 'text/plain', tool: ctx.tool, callId: ctx.callId, ...own }
+    : { namespace: ctx.tool, data: JSON.stringify(json), mediaType: 'application/json', tool: ctx.tool, callId: ctx.callId, readable: display, ...own })
   const page = pageString(display, 0, next => `${url}?offset=${next}`)
   return { type: 'text', value: page.rendered }
 }

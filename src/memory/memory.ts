@@ -16,16 +16,21 @@ import { resolveWritable } from '../resources/file-root'
 import { formatFileUrl, parseFileUrl } from '../resources/file-url'
 import { looksBinary, type TextCache } from '../resources/text'
 import { decode } from '../resources/text/utf8'
-import type { WriteOptions, WriteRequest, WriteResult } from '../resources/types'
+import type { LocalReadGuard } from '../resources/schemes/local'
+import type { ReadScope, WriteOptions, WriteRequest, WriteResult } from '../resources/types'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import { LocalFiles, readHead } from './local-files'
+import type { LocalPrivacy } from './local-privacy'
+import { partnerOf } from './people-path'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
 
 /** Bytes of a pinned file read for the section: more than its budget can show in any script. */
 const PINNED_READ_BYTES = 64 << 10
 const FOLDER = 'memory'
+/** sections kept at once: the shared one and the private chats' that have files of their own */
+const MAX_VIEWS = 64
 
 export interface MemoryOptions {
   /** the runtime home's local/ folder (it exists) */
@@ -34,15 +39,10 @@ export interface MemoryOptions {
   /** the resource center's text cache: a written file's kept text is dropped from it */
   texts: TextCache
   logger?: Logger
-  /** private sections of people's notes (SPEC §21): what a conversation may read, where its writes go */
-  guard?: LocalGuard
+  /** what each chat may see and write (SPEC §21 private sections, §22 what one chat learns) */
+  guard?: LocalPrivacy
   /** files under local/ the index leaves out (people/, shown only in openings) */
   unlisted?: (rel: string) => boolean
-}
-
-export interface LocalGuard {
-  read(url: string, conversation: string | undefined): void
-  write(url: string, request: WriteRequest, conversation: string | undefined): { url: string; request: WriteRequest }
 }
 
 interface Pinned extends PinnedView {
@@ -61,7 +61,8 @@ export class Memory {
   private queue = new SerialQueue()
   private local?: LocalFiles
   private pinned: Pinned[] = []
-  private rendered?: string
+  /** the section by view: '' every shared chat, a private chat's key its own (SPEC §22) */
+  private rendered = new Map<string, string>()
   /** URLs of indexed files by path (formatting 1,000 of them again would cost ms at every change) */
   private urls = new Map<string, string>()
 
@@ -77,8 +78,13 @@ export class Memory {
       try {
         if (opts.signal?.aborted) throw new ResourceError('write_failed', 'not written: the call was aborted')
         const local = this.ensure()
-        const w = this.options.guard?.write(url, request, opts.conversation) ?? { url, request }
-        return await writeLocal({ files: local, limits: this.config, changed: (path, rel) => this.changed(path, rel) }, w.url, w.request)
+        const pinned = (rel: string) => this.pinned.some(p => p.rel === rel)
+        const w = this.options.guard?.prepare(url, request, opts.scope, pinned) ?? { url, request }
+        const ctx = { files: local, limits: this.config, changed: (path: string, rel: string) => this.changed(path, rel), rules: w.rules }
+        const done = await writeLocal(ctx, w.url, w.request)
+        // a file became private or shared, or moved: what each chat's section shows
+        this.rendered.clear()
+        return done
       } catch (e) {
         return writeErrorResult(e)
       }
@@ -86,12 +92,17 @@ export class Memory {
   }
 
   /** What local:// is made of: its root, this writer (when memory is on), the read guard. */
-  schemeDeps(): { localRoot: string; localWrite?: Memory['write']; localGuard?: LocalGuard['read'] } {
+  schemeDeps(): { localRoot: string; localWrite?: Memory['write']; localGuard?: LocalReadGuard } {
     const guard = this.options.guard
+    const readGuard: LocalReadGuard | undefined = guard && {
+      url: (url, scope) => scope && guard.people.read(url, partnerOf(scope)),
+      file: (rel, url, scope) => guard.checkRead(rel, url, scope),
+      hides: (rel, scope) => !guard.visible(rel, scope),
+    }
     return {
       localRoot: this.options.root,
       ...this.config.enabled ? { localWrite: this.write.bind(this) } : {},
-      ...guard ? { localGuard: guard.read.bind(guard) } : {},
+      ...readGuard ? { localGuard: readGuard } : {},
     }
   }
 
@@ -101,13 +112,13 @@ export class Memory {
     return this.queue.run(async (): Promise<void> => {
       try {
         if (!this.local) return void this.ensure()
-        if (this.local.refreshChangedFolders()) this.rendered = undefined
+        if (this.local.refreshChangedFolders()) this.rendered.clear()
         for (const p of this.pinned) {
           const st = p.path ? statSync(p.path, { throwIfNoEntry: false }) : undefined
           // unchanged: the same size and mtime, or still missing
           if (st ? st.size === p.size && st.mtimeMs === p.mtimeMs : p.size === undefined) continue
           Object.assign(p, this.loadPinned(p.url))
-          this.rendered = undefined
+          this.rendered.clear()
         }
       } catch (e) {
         // the request goes out with what the cache holds
@@ -116,11 +127,26 @@ export class Memory {
     })
   }
 
-  /** The memory section as the cache holds it ('' before the first build or with nothing to show). */
-  section(): string {
+  /**
+   * The memory section as the cache holds it ('' before the first build or with nothing to show),
+   * as `scope` sees it: a private chat's files only in that chat (SPEC §22). Every chat without
+   * files of its own shares one text.
+   */
+  section(scope?: ReadScope): string {
     if (!this.local || !this.config.enabled) return ''
     if (!this.pinned.length && !this.config.index) return ''
-    return this.rendered ??= memorySection({ pinned: this.pinned, index: this.config.index ? this.index() : undefined, folder: `local://${FOLDER}/` })
+    const guard = this.options.guard
+    const own = scope?.chat?.direct && guard?.files.has(scope.chat.channel) ? scope.chat.channel : ''
+    // unscoped (the console's view) sees all; every shared view is the same
+    const view = scope ? own : '\u0000all'
+    let text = this.rendered.get(view)
+    if (text !== undefined) return text
+    const seen = (rel: string | undefined) => !scope || rel === undefined || !guard || guard.visible(rel, scope)
+    const pinned = this.pinned.map(p => seen(p.rel) ? p : { url: p.url })
+    text = memorySection({ pinned, index: this.config.index ? this.index(rel => seen(rel)) : undefined, folder: `local://${FOLDER}/` })
+    if (this.rendered.size >= MAX_VIEWS) this.rendered.clear()
+    this.rendered.set(view, text)
+    return text
   }
 
   /** Bytes and files of all of local/. */
@@ -144,23 +170,23 @@ export class Memory {
     // a file pinned twice (say local://a.md and LOCAL:///a.md) is shown once
     const seen = new Set<string>()
     this.pinned = this.config.pinned.map(url => ({ url, ...this.loadPinned(url) })).filter(p => p.rel === undefined || (!seen.has(p.rel) && !!seen.add(p.rel)))
-    this.rendered = undefined
+    this.rendered.clear()
     return local
   }
 
   private changed(path: string, rel: string): void {
     this.options.texts.forget(path)
-    this.rendered = undefined
+    this.rendered.clear()
     for (const p of this.pinned) if (p.rel === rel) Object.assign(p, this.loadPinned(p.url))
   }
 
-  private index(): IndexEntry[] {
+  private index(seen: (rel: string) => boolean): IndexEntry[] {
     const local = this.local!
     const shown = new Set(this.pinned.filter(p => p.text !== undefined).map(p => p.rel))
     const out: IndexEntry[] = []
     if (this.urls.size > 2 * local.heads.size + 100) this.urls.clear()
     for (const [rel, firstLine] of local.heads) {
-      if (shown.has(rel) || this.options.unlisted?.(rel)) continue
+      if (shown.has(rel) || this.options.unlisted?.(rel) || !seen(rel)) continue
       let url = this.urls.get(rel)
       if (!url) this.urls.set(rel, url = formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' }))
       out.push({ url, bytes: local.files.get(rel)?.size ?? 0, firstLine })

@@ -8,7 +8,11 @@ import type { RuntimeView } from '../tools/types'
 import type { RuntimePart } from '../part/runtime-part'
 import { safeName } from '../util/safe-name'
 import { displayName, shownId } from '../util/transcript-text'
-import { partnerOf, PEOPLE_DIR, PeopleGuard, personRel, personUrl, platformOf } from './people-path'
+import { isDirectKey } from '../claims/channel-key'
+import { LocalPrivacy } from './local-privacy'
+import { PEOPLE_DIR, personRel, personUrl, platformOf } from './people-path'
+import { PrivateFiles } from './private-files'
+import { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
 
 /** people shown in one opening note, the latest speakers */
@@ -35,6 +39,8 @@ export interface PeopleDeps {
   bot: string
   /** memory is on (without write the mind keeps no notes: the part is off) */
   memory: boolean
+  /** who has written where: their notes are shown only there (SPEC §22); recorded whether the part is on or not */
+  writers?: Writers
 }
 
 /**
@@ -44,9 +50,10 @@ export interface PeopleDeps {
  */
 export function peopleOf(view: RuntimeView, root: string) {
   const config = view.profile.people ?? DEFAULT_PEOPLE
+  const writers = new Writers(view.home, view.logger)
   return {
-    part: peoplePart({ config, root, bot: view.bot, memory: (view.profile.memory ?? DEFAULT_MEMORY).enabled }),
-    guard: new PeopleGuard(platformOf(view.bot)),
+    part: peoplePart({ config, root, bot: view.bot, memory: (view.profile.memory ?? DEFAULT_MEMORY).enabled, writers }),
+    guard: new LocalPrivacy(platformOf(view.bot), new PrivateFiles(view.home, root, view.logger), writers),
     unlisted: (rel: string) => rel.startsWith(`${PEOPLE_DIR}/`),
   }
 }
@@ -63,10 +70,11 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
     name: 'people',
     prompt: () => on() ? { flags: { people: true } } : undefined,
     appended(conversation, entries) {
-      if (!on()) return
       for (const e of entries) {
         if (e.type !== 'fact' || !e.fact.user?.id || e.fact.user.id === selfId) continue
         const platform = platformOf(e.fact.bot)
+        d.writers?.saw(conversation, personRel(platform, e.fact.user.id))
+        if (!on()) continue
         const key = `${platform}\u0000${e.fact.user.id}`
         let people = present.get(conversation)
         if (!people) present.set(conversation, people = new Map())
@@ -81,7 +89,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
       const latest = [...people.entries()].slice(-MAX_PEOPLE)
-      const made = latest.map(([, p]) => personBlock(d, heads, p, partnerOf(conversation) === p.id))
+      const made = latest.map(([, p]) => personBlock(d, heads, p, partnerIn(conversation) === p.id))
       let seen = shownIn.get(conversation)
       if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
       const at = ++seen.openings
@@ -124,3 +132,5 @@ function indent(n: NoteHead): string {
   return n.text.split('\n').map(l => `  ${l}`).join('\n') + more
 }
 
+/** The person a conversation is the private chat with (channel mode); cross mode's turns are the cross mode's. */
+const partnerIn = (conversation: string) => isDirectKey(conversation) ? conversation.slice('private:'.length) : undefined

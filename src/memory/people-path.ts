@@ -3,10 +3,10 @@
 // sections: what is written in a private chat with a person goes to <id>.private.md, which only that
 // private chat may read or write.
 import { posix } from 'node:path'
-import { isDirectKey } from '../claims/channel-key'
 import { ResourceError } from '../resources/errors'
 import { formatFileUrl, parseFileUrl } from '../resources/file-url'
-import type { WriteRequest } from '../resources/types'
+import type { ReadScope, WriteRequest } from '../resources/types'
+import { clip } from '../util/clip'
 import { safeName } from '../util/safe-name'
 
 /** under local/ */
@@ -32,9 +32,15 @@ export function isPrivateNote(rel: string, inMemory = false): boolean {
   return r.startsWith(`${PEOPLE_DIR}/`) && r.endsWith(PRIVATE_EXT)
 }
 
-/** The person a conversation is the private chat with ('private:<id>' in channel mode); undefined elsewhere (groups, cross). */
-export function partnerOf(conversation: string | undefined): string | undefined {
-  return conversation && isDirectKey(conversation) ? conversation.slice('private:'.length) : undefined
+/** The person a turn's chat is the private chat with; undefined elsewhere (groups, no single chat). */
+export function partnerOf(scope: ReadScope | undefined): string | undefined {
+  return scope?.chat?.direct ? scope.chat.user : undefined
+}
+
+/** A public person's note: people/<platform>/<id>.md (shown only where that person has written, SPEC §22). */
+export function isPublicNote(rel: string): boolean {
+  const parts = rel.split('/')
+  return parts.length === 4 && `${parts[0]}/${parts[1]}` === PEOPLE_DIR && parts[3].endsWith('.md') && !isPrivateNote(rel)
 }
 
 /** The normalised path under local/ a local:// URL names; undefined when it is not one. */
@@ -50,13 +56,21 @@ function relOfUrl(url: string): string | undefined {
 export class PeopleGuard {
   constructor(private platform: string) {}
 
-  /** Refuses a private section outside its own private chat (a group never sees it: SPEC §21). */
-  read(url: string, conversation: string | undefined): void {
+  /** Refuses a private section outside its own private chat (a group never sees it: SPEC §21), whether it exists or not. */
+  read(url: string, partner: string | undefined): void {
     const rel = relOfUrl(url)
-    if (rel === undefined || !isPrivateNote(rel)) return
-    const partner = partnerOf(conversation)
-    if (partner !== undefined && rel === personRel(this.platform, partner, true)) return
-    throw new ResourceError('forbidden', `${url} is a private section: only that person's private chat may open it`)
+    if (rel !== undefined) this.readRel(rel, url, partner)
+  }
+
+  /** As read, for the path a URL resolved to under local/. */
+  readRel(rel: string, url: string, partner: string | undefined): void {
+    if (!isPrivateNote(rel) || this.own(rel, partner)) return
+    throw new ResourceError('forbidden', `${clip(url)} is a private section: only that person's private chat may open it`)
+  }
+
+  /** The private section of this private chat's partner. */
+  own(rel: string, partner: string | undefined): boolean {
+    return partner !== undefined && rel === personRel(this.platform, partner, true)
   }
 
   /**
@@ -64,8 +78,7 @@ export class PeopleGuard {
    * another person's note (people/<platform>/<id>.md) is refused there (it would carry the private
    * chat into groups); other files under people/ are the mind's own business.
    */
-  write(url: string, request: WriteRequest, conversation: string | undefined): { url: string; request: WriteRequest } {
-    const partner = partnerOf(conversation)
+  write(url: string, request: WriteRequest, partner: string | undefined): { url: string; request: WriteRequest } {
     const target = this.target(url, partner)
     const moveTo = 'moveTo' in request && typeof request.moveTo === 'string' ? this.target(request.moveTo, partner) : undefined
     return { url: target, request: moveTo !== undefined ? { moveTo } : request }
@@ -74,7 +87,7 @@ export class PeopleGuard {
   private target(url: string, partner: string | undefined): string {
     const rel = relOfUrl(url)
     if (rel === undefined || !rel.toLowerCase().startsWith(`${PEOPLE_DIR}/`)) return url
-    this.read(url, partner === undefined ? undefined : `private:${partner}`)
+    this.read(url, partner)
     if (partner === undefined) return url
     if (rel === personRel(this.platform, partner)) return personUrl(this.platform, partner, true)
     if (rel === personRel(this.platform, partner, true) || rel.split('/').length !== 4) return url

@@ -10,9 +10,9 @@ export function memoryPart(memory: Memory, view: RuntimeView): RuntimePart {
   return {
     name: 'memory',
     tools: () => on() ? [['write', writeTool(view)]] : [],
-    prompt() {
+    prompt(scope) {
       if (!on()) return undefined
-      const section = memory.section()
+      const section = memory.section(scope)
       return { flags: { memory: true, memorySection: !!section }, section }
     },
     beforeTurn: () => memory.prepare(),

@@ -30,6 +30,20 @@ export interface WriteContext {
   limits: Pick<MemoryConfig, 'maxFileBytes' | 'maxTotalBytes' | 'maxFiles'>
   /** a file changed or vanished: kept texts of it are stale */
   changed(path: string, rel: string, text?: string): void
+  /** what the writing chat may touch, and what its writes become (local-privacy.ts) */
+  rules?: WriteRules
+}
+
+/** What a write does to a file: write (content, append), edit, remove, or move it (from) or onto it (to). */
+export type WriteRole = 'write' | 'edit' | 'remove' | 'from' | 'to'
+
+export interface WriteRules {
+  /** Before a change: throws for a file this write may not touch; true: treat it as missing (another chat's). */
+  check(t: { rel: string; url: string; exists: boolean }, role: WriteRole): boolean
+  /** after the change, before the result returns; `folders`: those the write created, outermost first */
+  wrote(rel: string, created: boolean, folders: string[]): Promise<void>
+  moved(from: string, to: string, folders: string[]): Promise<void>
+  removed(rel: string): Promise<void>
 }
 
 interface Target {
@@ -43,6 +57,12 @@ interface Target {
 /** Throws ResourceError; the caller turns it into `{ ok: false }`. */
 export async function writeLocal(ctx: WriteContext, rawUrl: string, request: WriteRequest): Promise<WriteResult & { ok: true }> {
   const t = locate(ctx, rawUrl)
+  const role: WriteRole = 'edit' in request ? 'edit' : changesText(request) ? 'write' : 'remove' in request ? 'remove' : 'from'
+  // another chat's file is missing to this one: the same answers as a file that is not there
+  if (ctx.rules?.check({ rel: t.rel, url: t.url, exists: !!t.stat }, role)) {
+    if (changesText(request)) nextText(undefined, request, t.url)
+    throw new ResourceError('not_found', `${t.url} does not exist`)
+  }
   if (changesText(request)) return writeText(ctx, t, request)
   if (!t.stat) throw new ResourceError('not_found', `${t.url} does not exist`)
   if ('remove' in request) {
@@ -52,6 +72,7 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
       throw fsError(e, t.url, 'write')
     }
     forget(ctx, t)
+    await ctx.rules?.removed(t.rel)
     return { ok: true, url: t.url, bytes: 0, lines: 0 }
   }
   return move(ctx, t, request.moveTo)
@@ -125,6 +146,7 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
   ctx.files.setFile(t.rel, st, text)
   ctx.files.touchFolders(t.rel)
   ctx.changed(t.where.path, t.rel, text)
+  await ctx.rules?.wrote(t.rel, !t.stat, foldersOf(ctx, created, t.where.path))
   return { ok: true, url: t.url, bytes: data.length, lines: countLines(text) }
 }
 
@@ -133,6 +155,14 @@ function firstMissingFolder(ctx: WriteContext, path: string): string | undefined
   let missing: string | undefined
   for (let dir = dirname(path); dir.length > ctx.files.root.length && !existsSync(dir); dir = dirname(dir)) missing = dir
   return missing
+}
+
+/** The folders from `created` (the outermost one a write made) down to `path`'s own, as paths under local/. */
+function foldersOf(ctx: WriteContext, created: string | undefined, path: string): string[] {
+  const out: string[] = []
+  if (!created) return out
+  for (let dir = dirname(path); dir.length >= created.length; dir = dirname(dir)) out.unshift(ctx.files.relOf(dir))
+  return out
 }
 
 function undo(created: string | undefined): void {
@@ -153,9 +183,10 @@ function forget(ctx: WriteContext, t: Target): void {
   ctx.changed(t.where.path, t.rel)
 }
 
-function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: true } {
+async function move(ctx: WriteContext, from: Target, to: string): Promise<WriteResult & { ok: true }> {
   if (typeof to !== 'string' || schemeOf(to) !== 'local') throw new ResourceError('forbidden', `moveTo ${quote(to)}: files move within local:// only`)
   const dest = locate(ctx, to)
+  ctx.rules?.check({ rel: dest.rel, url: dest.url, exists: dest.where.exists }, 'to')
   const size = from.stat!.size
   if (dest.where.exists) {
     if (dest.where.path === from.where.path) return { ok: true, url: dest.url, bytes: size, lines: linesOf(from) }
@@ -174,6 +205,7 @@ function move(ctx: WriteContext, from: Target, to: string): WriteResult & { ok: 
   ctx.files.setFile(dest.rel, st)
   ctx.files.touchFolders(dest.rel)
   ctx.changed(dest.where.path, dest.rel)
+  await ctx.rules?.moved(from.rel, dest.rel, foldersOf(ctx, created, dest.where.path))
   return { ok: true, url: dest.url, bytes: st.size, lines: linesOf(dest) }
 }
 

@@ -3,7 +3,7 @@
 // Every member is optional; none may throw out of the runtime's loops (the runtime logs and goes on).
 import type { Tool } from '../contract/tool'
 import type { Entry } from '../history/entries'
-import type { SchemeHandler } from '../resources/types'
+import type { ReadScope, SchemeHandler } from '../resources/types'
 
 /** A part's share of the system prompt: protocol flags it turns on, and a section after the protocol. */
 export interface PromptShare {
@@ -38,8 +38,11 @@ export interface RuntimePart {
   schemes?(): SchemeHandler[]
   /** built-in tools it adds to every conversation's catalog, after kotodama's own */
   tools?(): Iterable<[string, Tool]>
-  /** its share of the system prompt; read on every request, so it answers from memory */
-  prompt?(): PromptShare | undefined
+  /**
+   * its share of the system prompt; read on every request, so it answers from memory. `scope`: the
+   * conversation asking and its chat (a private chat's files show only there, SPEC §22)
+   */
+  prompt?(scope: ReadScope): PromptShare | undefined
   /** documents search finds (stickers by their labels); read on every search, so it answers from memory */
   searchable?(): Searchable | undefined
   /** runs before each turn of any conversation (e.g. looking for the owner's edits, waiting for a transcript) */

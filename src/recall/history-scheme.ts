@@ -33,8 +33,9 @@ export function historyScheme(recall: RecallParts): SchemeHandler {
       }
       const docs = idx.docs(u.first - 1, u.last).map(d => recall.recalled(d) ? { ...d, text: RECALLED_TEXT } : d)
       // cross mode: another private chat's messages are left out (SPEC §22)
-      const own = opts.chat?.direct ? opts.chat.channel : undefined
-      const hidden = recall.mode === 'cross' ? (d: RecallDoc) => isDirectKey(d.ch) && d.ch !== own : undefined
+      // (no scope: the runtime itself, which reads everything)
+      const own = opts.scope?.chat?.direct ? opts.scope.chat.channel : undefined
+      const hidden = recall.mode === 'cross' && opts.scope ? (d: RecallDoc) => isDirectKey(d.ch) && d.ch !== own : undefined
       const text = renderPage(u, docs, total, recall.mode === 'cross', hidden)
       if (u.view === 'meta') {
         return { kind: 'meta', url, meta: { scheme: SCHEME, mediaType: 'text/plain', byteLength: Buffer.byteLength(text), lines: countLines(text) } }

@@ -37,13 +37,19 @@ export class MemorySearch {
   /** `root`: the runtime's local/ folder. */
   constructor(private root: string) {}
 
-  async search(terms: QueryTerm[], limit: number): Promise<MemoryHit[]> {
+  /**
+   * `visible`: whether a note (its path under local/) exists for the reader (SPEC §22); the index
+   * holds every note, so a reader that may not see some ranks them all and keeps its own.
+   */
+  async search(terms: QueryTerm[], limit: number, visible?: (rel: string) => boolean): Promise<MemoryHit[]> {
     if (!terms.length) return []
     const notes = await this.walk()
     if (!notes.length) return []
     const built = await this.build(notes)
-    const r = rank([built.index], terms, { limit })
-    return r.hits.map(h => {
+    const seen = visible && ((n: number) => visible(`${FOLDER}/${built.lines[n].note.rel}`))
+    const hidden = seen && notes.some(n => !visible(`${FOLDER}/${n.rel}`))
+    const r = rank([built.index], terms, { limit: hidden ? built.lines.length : limit })
+    return r.hits.filter(h => !hidden || seen(h.n)).slice(0, limit).map(h => {
       const { note, line } = built.lines[h.n]
       return {
         url: formatFileUrl({ scheme: 'local', segments: [FOLDER, ...note.rel.split('/')], selectors: [{ kind: 'from', start: line }], raw: '' }),

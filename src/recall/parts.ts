@@ -8,6 +8,7 @@ import type { VectorStore } from './vectors'
 import type { RecallDoc } from './docs'
 import type { QueryTerm } from './analyze'
 import type { PartHit } from './part-search'
+import type { ReadScope } from '../resources/types'
 
 export interface RecallParts {
   readonly view: RuntimeView
@@ -23,6 +24,8 @@ export interface RecallParts {
   recalled(doc: RecallDoc): boolean
   /** what the runtime's parts offer to search (stickers), ranked */
   partHits(terms: readonly QueryTerm[], limit: number): PartHit[]
+  /** which notes a reader finds (SPEC §22); undefined: every note */
+  notesFor(scope: ReadScope | undefined): ((rel: string) => boolean) | undefined
   /** a part of the index did not read: made again from the history */
   repair(key: string, e: Error): void
 }

@@ -10,7 +10,6 @@ import type { RecallConfig } from '../config/types'
 import type { HistorySide } from '../history/sides'
 import type { Entry } from '../history/entries'
 import type { RuntimeView } from '../tools/types'
-import type { TurnChat } from '../contract/tool'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { safeName } from '../util/safe-name'
@@ -18,6 +17,7 @@ import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
 import { docsOf, type RecallDoc, type SelfName } from './docs'
 import { Embedder, type EmbedModel } from './embedder'
 import { MemorySearch } from './memory-search'
+import type { ReadScope } from '../resources/types'
 import type { QueryTerm } from './analyze'
 import { PartSearch, type PartHit } from './part-search'
 import type { Searchable } from '../part/runtime-part'
@@ -45,6 +45,8 @@ export interface RecallDeps {
   recalled?(channel: string, id: string): boolean
   /** what the runtime's parts offer to search (the sticker library's labels) */
   searchable?(): Searchable[]
+  /** whether a note (its path under local/) exists for a reader (SPEC §22); absent: every note */
+  noteVisible?(rel: string, scope: ReadScope): boolean
 }
 
 export class Recall implements RecallParts {
@@ -101,8 +103,14 @@ export class Recall implements RecallParts {
   }
 
   /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, chat?: TurnChat): Promise<{ hits: SearchHit[] }> {
-    return searchRecall(this, conversation, query, limit, signal, chat)
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope): Promise<{ hits: SearchHit[] }> {
+    return searchRecall(this, conversation, query, limit, signal, scope)
+  }
+
+  /** The notes a reader finds (`scope` absent: the runtime itself, every note). */
+  notesFor(scope: ReadScope | undefined): ((rel: string) => boolean) | undefined {
+    const visible = this.deps.noteVisible
+    return scope && visible ? rel => visible(rel, scope) : undefined
   }
 
   partHits(terms: readonly QueryTerm[], limit: number): PartHit[] {

@@ -12,10 +12,10 @@ import type { RecallParts } from './parts'
 import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
 import type { SearchHit } from '../tools/search'
+import type { ReadScope } from '../resources/types'
 import { within } from '../util/within'
 import { displayName, flattenLines } from '../util/transcript-text'
 import { isDirectKey } from '../claims/channel-key'
-import type { TurnChat } from '../contract/tool'
 
 export type { SearchHit }
 
@@ -44,7 +44,7 @@ export async function searchRecall(
   query: string,
   limit: number,
   signal?: AbortSignal,
-  chat?: TurnChat,
+  scope?: ReadScope,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
   const dates = queryDates(query, recall.now())
@@ -53,8 +53,9 @@ export async function searchRecall(
   const vector: Candidate[] = []
   const keys = await recall.scope(conversation)
   // cross mode: another private chat's messages are not found (SPEC §22); a private-chat turn finds its own
+  const chat = scope?.chat
   const own = chat?.direct ? chat.channel : undefined
-  const hidden = (doc: RecallDoc) => recall.mode === 'cross' && isDirectKey(doc.ch) && doc.ch !== own
+  const hidden = (doc: RecallDoc) => recall.mode === 'cross' && !!scope && isDirectKey(doc.ch) && doc.ch !== own
   const qv = recall.embedder && keys.length && query.trim() ? await recall.embedder.query(query, signal) : undefined
   for (const key of keys) {
     const idx = await recall.index(key)
@@ -91,7 +92,7 @@ export async function searchRecall(
     }
   }
   const found = new Set(terms.map(t => t.term))
-  for (const m of await recall.memory.search(terms, pool)) {
+  for (const m of await recall.memory.search(terms, pool, recall.notesFor(scope))) {
     keyword.push({
       id: m.url, score: m.score / m.scale, at: m.at,
       hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),

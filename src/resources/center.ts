@@ -2,7 +2,7 @@
 import { clip } from '../util/clip'
 import { ResourceError } from './errors'
 import { TextCache } from './text/cache'
-import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler, WriteErrorCode, WriteOptions, WriteRequest, WriteResult } from './types'
+import type { MediaBytes, ReadOptions, ReadScope, ReadResult, SchemeHandler, WriteErrorCode, WriteOptions, WriteRequest, WriteResult } from './types'
 
 export interface ResourceCenterOptions {
   /** line indexes and kept texts shared by every file read of this center */
@@ -69,8 +69,8 @@ export class ResourceCenter {
     }
   }
 
-  bytes(url: string, signal?: AbortSignal): Promise<MediaBytes> {
-    return this.handlerFor(url).bytes(url, signal)
+  bytes(url: string, signal?: AbortSignal, scope?: ReadScope): Promise<MediaBytes> {
+    return this.handlerFor(url).bytes(url, signal, scope)
   }
 
   dispose(): void {

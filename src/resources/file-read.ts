@@ -36,6 +36,8 @@ export interface FileTarget {
    * host folder or network mount never stalls the process.
    */
   sync?: boolean
+  /** a folder's listing leaves out the entries this says (another chat's files, SPEC §22) */
+  hide?: (name: string) => boolean
 }
 
 /** Reads a file-scheme URL from its target; without `opts.files` a fresh text cache serves the read. */
@@ -113,7 +115,7 @@ function position(text: string, offset: number, firstLine: number): { line: numb
 }
 
 async function readFolder(u: FileUrl, target: FileTarget, opts: ReadOptions, url: string): Promise<ReadResult> {
-  const entries = await readdir(target.path, { withFileTypes: true })
+  const entries = (await readdir(target.path, { withFileTypes: true })).filter(e => !target.hide?.(e.name))
   entries.sort((a, b) => a.name.localeCompare(b.name))
   if (u.view === 'meta') {
     const meta: ResourceMeta = {

@@ -3,6 +3,7 @@
 // and read again from the artifact, so it pages like any file.
 import type { ArtifactStore } from './schemes/artifact-store'
 import { pageString } from './paging'
+import { placeOf } from './scope'
 import type { ReadOptions, ReadResult } from './types'
 import { wholeRange } from './whole-range'
 
@@ -28,6 +29,8 @@ export async function textResult(t: TextResult, opts: ReadOptions, o: TextArchiv
     range: { ...wholeRange(text, 1), totalChars: text.length },
   }
   if (opts.whole || pageString(text, 0, () => url).nextOffset === undefined) return whole
-  const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: t.archiveType ?? mediaType, tool: 'read' })
+  // the reader's: another conversation never reads what this one fetched (SPEC §22)
+  const owner = opts.scope && placeOf(opts.scope)
+  const archived = await o.artifacts.write({ namespace: 'read', data: text, mediaType: t.archiveType ?? mediaType, tool: 'read', ...owner ? { owner } : {} })
   return o.resources.read(archived, opts)
 }

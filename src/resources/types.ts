@@ -33,8 +33,17 @@ export interface ReadOptions {
   files?: TextCache
   /** the conversation whose turn reads (history:// shows only what it may see, SPEC §17) */
   conversation?: string
-  /** the chat the turn is in (cross mode: history:// leaves out another private chat, SPEC §22) */
-  chat?: { readonly channel: string; readonly direct: boolean }
+  /** who reads (SPEC §22): absent, the runtime itself (the console, projection), which reads everything */
+  scope?: ReadScope
+}
+
+/**
+ * Who reads or writes, for what one chat learns (SPEC §22): the conversation of the turn and the chat
+ * it is in (contract/tool.ts TurnChat). A chat absent: no single chat, nothing private is shown.
+ */
+export interface ReadScope {
+  conversation?: string
+  chat?: { readonly channel: string; readonly direct: boolean; readonly user?: string }
 }
 
 export interface MediaBytes {
@@ -61,15 +70,15 @@ export type WriteResult =
 
 export interface WriteOptions {
   signal?: AbortSignal
-  /** the conversation whose turn writes (a person's private section, SPEC §21) */
-  conversation?: string
+  /** the turn that writes (a person's private section, SPEC §21; a private chat's files, SPEC §22) */
+  scope?: ReadScope
 }
 
 export interface SchemeHandler {
   readonly scheme: string
   read(url: string, opts: ReadOptions): Promise<ReadResult>
-  /** Raw bytes of a media resource (sending, projection, vision). */
-  bytes(url: string, signal?: AbortSignal): Promise<MediaBytes>
+  /** Raw bytes of a media resource (sending, projection, vision); `scope` as in ReadOptions. */
+  bytes(url: string, signal?: AbortSignal, scope?: ReadScope): Promise<MediaBytes>
   /** A writable scheme (local://, or an extension's own); without it the scheme is read-only. */
   write?(url: string, request: WriteRequest, opts: WriteOptions): Promise<WriteResult>
   dispose?(): void

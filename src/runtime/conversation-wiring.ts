@@ -23,6 +23,7 @@ import type { JudgeCall } from './judge-call'
 import type { Platform } from './types'
 import type { ImageLoader } from './request/image-loader'
 import { toolCatalog } from './tool-catalog'
+import { chatOf } from './turn-chat'
 import { createToolHost, type HostSide } from './tool-host'
 import { stickerPort } from './sticker-port'
 import type { SendPorts } from './runtime-parts'
@@ -56,7 +57,8 @@ export interface ConversationSide {
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */
   syncSchemes(): void
-  systemPrompt(): string
+  /** as conversation `key` sees it (a private chat's memory only there, SPEC §22) */
+  systemPrompt(key: string): string
   judge?: JudgeCall
   /** the channel's mind may not speak now (SPEC §19) */
   muted(channel: string): boolean
@@ -70,7 +72,8 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
   const { profile } = view
   const host: HostSide = {
     profile, bot: view.bot, clock: side.clock, platform: side.platform, random: () => side.random(),
-    media: (url, signal) => side.resources.bytes(url, signal),
+    // a send reads as its conversation does: another chat's asset is not there (SPEC §22)
+    media: (url, signal, scope) => side.resources.bytes(url, signal, scope ?? { conversation: key, ...chatScope(key) }),
     channels: side.channels,
     sendFailed: () => side.usage.recordFailedSend(),
     ...(side.send.stickers && profile.stickers ? { stickers: stickerPort(side.send.stickers, profile.stickers, side.clock) } : {}),
@@ -83,7 +86,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),
     calls: side.calls,
-    system: () => side.systemPrompt(),
+    system: () => side.systemPrompt(key),
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {
       const catalog = {
@@ -120,6 +123,11 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     muted: channel => side.muted(channel),
     changed: () => side.changed(key),
   })
+}
+
+function chatScope(key: string) {
+  const chat = chatOf(key)
+  return chat ? { chat } : {}
 }
 
 /** A part's failure is a warning the first time, then a debug line: a part failing on every append must not flood the log. */

@@ -75,7 +75,7 @@ export class Conversation implements TurnPort {
     this.waiting = new ConversationWait({
       clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req), fills: f => fillsWait(f, this.profile.wake),
     })
-    this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts })
+    this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts, owner: deps.key })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
       serialize: task => this.sends.run(task),

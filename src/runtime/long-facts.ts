@@ -16,9 +16,10 @@ export function markupCut(content: string, at: number): number {
   return cut
 }
 
-export async function shortenFact(fact: Fact, artifacts: ArtifactStore): Promise<Fact> {
+/** `owner`: the place that received it, the only one that reads the archive (SPEC §22). */
+export async function shortenFact(fact: Fact, artifacts: ArtifactStore, owner?: string): Promise<Fact> {
   if (fact.content.length <= MAX_FACT_CHARS) return fact
-  const url = await artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id })
+  const url = await artifacts.write({ namespace: 'message', data: fact.content, mediaType: 'text/plain', tool: 'message', callId: fact.id, owner })
   const cut = markupCut(fact.content, MAX_FACT_CHARS)
   const more = `[message continues; ${fact.content.length - cut} more characters: read({url: "${url}?offset=${cut}"})]`
   return { ...fact, content: `${fact.content.slice(0, cut)} ${more}` }

@@ -8,6 +8,8 @@ import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { Conversation } from './conversation'
+import type { AssetStore } from '../resources/schemes/asset-store'
+import { claimAssets, placeOfFact } from './asset-claims'
 import { shortenFact } from './long-facts'
 
 /** Where a pull of one channel starts: the newest fact its conversation holds of it. */
@@ -20,6 +22,7 @@ export interface PullPoint {
 export interface PulledSide {
   readonly profile: { mode: string }
   readonly artifacts: ArtifactStore
+  readonly assets: AssetStore
   readonly logger: Logger
   readonly options: { redact?: Redactor }
   conversationKey(channel: string): string
@@ -66,7 +69,7 @@ export class PulledFacts {
         for (const fact of group) {
           if (this.stopped()) return false
           if (conv.holds(fact.channel, fact.id)) continue
-          const shown = await this.shorten({ ...fact, pulled: true })
+          const shown = await this.shorten({ ...fact, pulled: true }, key)
           if (this.stopped() || !conv.receive(this.side.options.redact ? this.side.options.redact.value(shown) : shown)) return false
           stored++
         }
@@ -77,9 +80,12 @@ export class PulledFacts {
     return stored
   }
 
-  private async shorten(fact: Fact): Promise<Fact> {
+  /** Its media and its archive belong to the place that received it (SPEC §22), as a live fact's. */
+  private async shorten(fact: Fact, key: string): Promise<Fact> {
+    const place = placeOfFact(fact, key)
     try {
-      return await shortenFact(fact, this.side.artifacts)
+      await claimAssets(this.side.assets, fact, place)
+      return await shortenFact(fact, this.side.artifacts, place)
     } catch (e: any) {
       this.side.logger.warn('could not archive a long pulled message: %s', e?.message ?? e)
       return fact

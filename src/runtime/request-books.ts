@@ -26,7 +26,8 @@ export class RequestBooks {
   /** per view ('' : the whole conversation) */
   private anchors = new Map<string, Entry>()
 
-  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore }) {}
+  /** `owner`: the conversation, the only one that reads its archived context (SPEC §22) */
+  constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore; owner?: string }) {}
 
   /** A loaded history's entry: shown attachments stay shown. */
   loaded(e: Entry): void {
@@ -38,7 +39,7 @@ export class RequestBooks {
     const request = await buildRequest({
       ...input, anchor: this.anchors.get(view), consumed: this.consumed,
       loadImage: url => this.o.loadImage(url),
-      archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context' }),
+      archive: text => this.o.artifacts().write({ namespace: 'context', data: text, mediaType: 'text/plain', tool: 'context', owner: this.o.owner }),
     })
     if (request.anchor) this.anchors.set(view, request.anchor)
     else this.anchors.delete(view)

@@ -4,6 +4,8 @@ import type { ModelCall } from '../model/call-model'
 import { exitToolResult } from '../exit/tool-output'
 import type { AttachmentItem } from '../exit/attachments'
 import type { Tool, ToolCallContext, TurnState } from '../contract/tool'
+import { turnScope } from '../contract/turn-scope'
+import { placeOf } from '../resources/scope'
 import { describeError } from '../util/describe-error'
 import type { StepCall } from './stop-rule'
 import type { TurnPort } from './turn-port'
@@ -45,7 +47,8 @@ function runCall(port: TurnPort, state: TurnState, tools: Map<string, Tool>, c: 
       return { ...base, valid: true, output: undefined, result: { type: 'error-text', value: describeError(e) } }
     }
     try {
-      const exit = await exitToolResult(tool, c.input, output, { tool: c.name, callId: c.id, stores: port.stores })
+      const owner = placeOf(turnScope(state))
+      const exit = await exitToolResult(tool, c.input, output, { tool: c.name, callId: c.id, stores: port.stores, ...owner ? { owner } : {} })
       return { ...base, valid: true, output, result: exit.output, attachments: exit.attachments }
     } catch (e: any) {
       port.logger.warn('tool %s: its result could not be prepared for the model: %s', c.name, e?.stack ?? e)

@@ -78,7 +78,9 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const stickers = stickersOf(view, { clock: d.clock, calls: d.calls })
   const all: RuntimePart[] = []
   const searchable = () => all.flatMap(p => { const s = p.searchable?.(); return s ? [s] : [] })
-  const recall = new Recall(view, { history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable })
+  const recall = new Recall(view, {
+    history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable, noteVisible: (rel, scope) => people.guard.visible(rel, scope),
+  })
   const voice = voiceOf(view, { clock: d.clock, calls: d.calls, platform: d.platform, append: d.append })
   const idle = initiativeOf(d)
   all.push(memoryPart(memory, view), people.part, recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [], ...idle ? [idle] : [])

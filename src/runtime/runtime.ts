@@ -24,6 +24,8 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
+import { claimAssets, placeOfFact } from './asset-claims'
+import { chatOf } from './turn-chat'
 import { shortenFact } from './long-facts'
 import { heldQuote } from './quote-held'
 import { PulledFacts } from './pulled-facts'
@@ -112,7 +114,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: () => this.systemPrompt(), send,
+      systemPrompt: key => this.systemPrompt(key), send,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -177,13 +179,16 @@ export class Runtime {
     if (this.stopped) return false
     this.channels.heard(fact)
     const wake = this.extensions.engine().judge(fact)
-    return this.conversations.using(this.conversationKey(fact.channel), async conv => {
+    const key = this.conversationKey(fact.channel)
+    return this.conversations.using(key, async conv => {
       // a quote's text only of a message this conversation holds (SPEC §22)
       let shown = heldQuote(fact, (channel, id) => conv.holds(channel, id))
+      const place = placeOfFact(fact, key)
       try {
-        shown = await shortenFact(shown, this.artifacts)
+        await claimAssets(this.assets, fact, place)
+        shown = await shortenFact(shown, this.artifacts, place)
       } catch (e: any) {
-        this.logger.warn('could not archive a long message: %s', e?.message ?? e)
+        this.logger.warn('could not claim the media or archive a long message: %s', e?.message ?? e)
       }
       if (this.stopped) return false
       return conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
@@ -201,10 +206,13 @@ export class Runtime {
     conv.request(req)
   })
 
-  systemPrompt(): string {
+  /** The system prompt as conversation `key` sees it; without one, as any group does. */
+  systemPrompt(key?: string): string {
     const { profile, bot, botName } = this.options
     const schemes = this.resources.schemes()
-    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts }))
+    const chat = key === undefined ? undefined : chatOf(key)
+    const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
+    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */

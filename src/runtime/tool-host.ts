@@ -3,7 +3,7 @@
 import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { ProfileConfig } from '../config/types'
-import type { MediaBytes } from '../resources/types'
+import type { MediaBytes, ReadScope } from '../resources/types'
 import type { SendTarget, StickerPort, ToolHost, VoicePort } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { ChannelMemory } from './channel-memory'
@@ -18,7 +18,8 @@ export interface HostSide {
   clock: Clock
   platform: Platform
   random(): number
-  media(url: string, signal?: AbortSignal): Promise<MediaBytes>
+  /** `scope`: the sending turn's (absent: the conversation's own) */
+  media(url: string, signal?: AbortSignal, scope?: ReadScope): Promise<MediaBytes>
   /** the runtime's memory of channels: where a target is, what a send answers, which ids are its own */
   channels: ChannelMemory
   /** a message the platform refused (the runtime's error count) */
@@ -78,7 +79,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
       platform.typing?.(target.bot, target.channel).catch(() => {})
     },
     serialize: task => conv.serialize(task),
-    resolveMedia: (url, signal) => side.media(url, signal),
+    resolveMedia: (url, signal, scope) => side.media(url, signal, scope),
     sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason)
       // the listener leaves with the pause: a conversation's signal lives as long as the conversation

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import type { RuntimeView } from './types'
 import type { Tool } from '../contract/tool'
+import { turnScope } from '../contract/turn-scope'
 import { splitQuestion } from '../resources/file-url'
 import { ResourceError } from '../resources/errors'
 import { errorResult } from '../resources/center'
@@ -33,13 +34,11 @@ export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallP
         if (question !== undefined) {
           return await askVision({
             url, question, model: p.attachment.visionModel || undefined, calls, cache: vision, signal: ctx.signal, key: ctx.turn.conversation,
-            image: (u, signal) => runtime.resources.bytes(u, signal),
+            image: (u, signal) => runtime.resources.bytes(u, signal, turnScope(ctx.turn)),
           })
         }
-        const how = {
-          whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, conversation: ctx.turn.conversation, chat: ctx.turn.chat,
-        }
-        return await runtime.resources.read(url, how)
+        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal }
+        return await runtime.resources.read(url, { ...how, conversation: ctx.turn.conversation, scope: turnScope(ctx.turn) })
       } catch (e) {
         return errorResult(url, e)
       }

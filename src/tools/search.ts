@@ -1,7 +1,9 @@
 // search — find what was said in the conversation and in the mind's notes (SPEC §17). The tool
 // knows only its port; the runtime's recall (src/recall/) implements it.
 import { z } from 'zod'
-import type { Tool, TurnChat } from '../contract/tool'
+import { turnScope } from '../contract/turn-scope'
+import type { ReadScope } from '../resources/types'
+import type { Tool } from '../contract/tool'
 import DESCRIPTION from './search.txt'
 
 export interface SearchHit {
@@ -20,10 +22,9 @@ export interface SearchResult {
   hits: SearchHit[]
 }
 
-/** What the tool needs: a search from the conversation whose turn calls it. */
+/** What the tool needs: a search from the conversation whose turn calls it (`scope`: its chat, which notes it finds: SPEC §22). */
 export interface SearchPort {
-  /** `chat`: the turn's chat; in cross mode another private chat's messages are never found (SPEC §22) */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, chat?: TurnChat): Promise<SearchResult>
+  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope): Promise<SearchResult>
 }
 
 const RESULT_TYPE = `{ hits: { url: string, id: string | null, at: string, who: string | null, text: string }[] }`
@@ -42,7 +43,7 @@ export function searchTool(port: SearchPort): Tool<SearchInput, SearchResult> {
   return {
     description: DESCRIPTION.trim(),
     inputSchema: inputSchema as unknown as z.ZodType<SearchInput>,
-    execute: (input, ctx) => port.search(ctx.turn.conversation, input.query, input.limit ?? DEFAULT_LIMIT, ctx.signal, ctx.turn.chat),
+    execute: (input, ctx) => port.search(ctx.turn.conversation, input.query, input.limit ?? DEFAULT_LIMIT, ctx.signal, turnScope(ctx.turn)),
     program: { output: RESULT_TYPE },
   }
 }

@@ -12,6 +12,7 @@ import { checkRefs } from './send-refs'
 import { resolveSources } from './send-sources'
 import { resolveStickers } from './send-stickers'
 import { resolveVoices } from './send-voice'
+import { turnScope } from '../contract/turn-scope'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
   + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
@@ -156,7 +157,7 @@ async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: Tool
       const refs = input.mode === 'text' ? undefined : host.refs?.(target)
       const stickers = await resolveStickers(refs ? checkRefs(parsed, refs, dropped) : parsed, host.stickers, budget, dropped)
       const voices = await resolveVoices(stickers.elements, host.voice, target.bot, dropped, ctx.signal)
-      const elements = await resolveSources(voices.elements, host, dropped, ctx.signal)
+      const elements = await resolveSources(voices.elements, host, dropped, ctx.signal, turnScope(ctx.turn))
       if (isEmpty(elements) && stickers.lastDropped) {
         stickers.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
         continue

@@ -9,6 +9,7 @@ import { clip } from '../util/clip'
 import { MEDIA_ELEMENTS } from '../util/elements'
 import type { Dropped } from './send-elements'
 import type { ToolHost } from './types'
+import type { ReadScope } from '../resources/types'
 
 const READ = new Set(['asset', 'artifact', 'local', 'workspace', 'http', 'https'])
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/
@@ -18,27 +19,28 @@ const YOURS = 'a file you have as asset://, artifact://, local:// or workspace:/
 const SEND_INSTEAD = `send ${YOURS}, or a web image as https:// when the web is on`
 
 /** The elements with every media source made inline data, or the element left out and reported in `dropped`. */
-export async function resolveSources(elements: h[], host: ToolHost, dropped: Dropped[], signal: AbortSignal): Promise<h[]> {
+/** `scope`: who sends (SPEC §22): another chat's asset or artifact is not there. */
+export async function resolveSources(elements: h[], host: ToolHost, dropped: Dropped[], signal: AbortSignal, scope?: ReadScope): Promise<h[]> {
   const out: h[] = []
   for (const el of elements) {
     if (!MEDIA_ELEMENTS.has(el.type)) {
-      out.push(el.children?.length ? h(el.type, el.attrs, await resolveSources(el.children, host, dropped, signal)) : el)
+      out.push(el.children?.length ? h(el.type, el.attrs, await resolveSources(el.children, host, dropped, signal, scope)) : el)
       continue
     }
     const src = typeof el.attrs.src === 'string' ? el.attrs.src : ''
-    const made = await inline(el, src, host, signal)
+    const made = await inline(el, src, host, signal, scope)
     if ('code' in made) dropped.push({ src: clip(src || `<${el.type}>`), ...made })
     else out.push(made)
   }
   return out
 }
 
-async function inline(el: h, src: string, host: ToolHost, signal: AbortSignal): Promise<h | { code: string; message: string }> {
+async function inline(el: h, src: string, host: ToolHost, signal: AbortSignal, scope?: ReadScope): Promise<h | { code: string; message: string }> {
   const scheme = SCHEME.exec(src)?.[1].toLowerCase()
   if (scheme === 'data') return inlineData(src) ?? el
   if (!scheme || !READ.has(scheme)) return { code: 'forbidden_source', message: forbidden(el.type, src, scheme) }
   try {
-    const media = await host.resolveMedia(src, signal)
+    const media = await host.resolveMedia(src, signal, scope)
     const attrs: Record<string, unknown> = { ...el.attrs, src: `data:${media.mediaType};base64,${media.data.toString('base64')}` }
     if (el.type === 'file' && media.filename && !attrs.title) attrs.title = media.filename
     return h(el.type, attrs, el.children)

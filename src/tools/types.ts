@@ -8,7 +8,7 @@ import type { ResourceCenter } from '../resources/center'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Logger } from '../util/logger'
-import type { SchemeHandler } from '../resources/types'
+import type { ReadScope, SchemeHandler } from '../resources/types'
 import type { Tool, WaitDeclaration } from '../contract/tool'
 import type { SendRefs } from './send-refs'
 
@@ -105,7 +105,7 @@ export interface ToolHost {
   /** Sends of one conversation never interleave. */
   serialize<T>(task: () => Promise<T>): Promise<T>
   /** Resolves media for sending: asset://, artifact://, local://, workspace://, and http(s):// under read's rules. */
-  resolveMedia(url: string, signal?: AbortSignal): Promise<ResolvedMedia>
+  resolveMedia(url: string, signal?: AbortSignal, scope?: ReadScope): Promise<ResolvedMedia>
   sleep(ms: number, signal?: AbortSignal): Promise<void>
   now(): number
 }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { WriteRequest, WriteResult } from '../resources/types'
 import { prose } from '../util/prose'
 import type { RuntimeView } from './types'
+import { turnScope } from '../contract/turn-scope'
 import type { Tool } from '../contract/tool'
 import DESCRIPTION from './write.txt'
 
@@ -51,7 +52,7 @@ export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
   return {
     description: prose(DESCRIPTION, {}, { maxFileBytes: m.maxFileBytes, maxTotalBytes: m.maxTotalBytes, maxFiles: m.maxFiles }),
     inputSchema: inputSchema as unknown as z.ZodType<WriteInput>,
-    execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal, conversation: ctx.turn.conversation }),
+    execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal, scope: turnScope(ctx.turn) }),
     program: { output: RESULT_TYPE },
   }
 }

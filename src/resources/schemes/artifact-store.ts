@@ -8,6 +8,9 @@ import { atomicWrite } from '../../util/atomic-write'
 import { quote } from '../../util/clip'
 import { fsError } from '../fs-error'
 import { extensionOf } from '../media-type'
+import { mayRead } from '../scope'
+import type { ReadScope } from '../types'
+import { Owners } from './owners'
 
 export interface ArtifactSidecar {
   mediaType: string
@@ -34,11 +37,16 @@ export interface ArtifactWrite {
   readable?: string
   /** sha256 (hex) of `data` when the caller already has it, so it is not computed again */
   sha256?: string
+  /** the place that made it (resources/scope.ts): only it reads it; absent, everyone (SPEC §22) */
+  owner?: string
 }
 
 const NAMESPACE = /^[a-zA-Z0-9_-]{1,64}$/
 
 export class ArtifactStore {
+  /** who may read each artifact (SPEC §22) */
+  readonly owners = new Owners()
+
   constructor(readonly dir: string) {}
 
   /**
@@ -59,7 +67,10 @@ export class ArtifactStore {
     const name = full.slice(0, 20) + extensionOf(w.mediaType)
     const path = this.path(w.namespace, name)
     const exists = await stat(path + '.json').then(() => true, () => false)
+    // the same bytes made in another conversation: both may read them
+    if (exists && w.owner) await this.owners.add(path, w.owner)
     if (!exists) {
+      if (w.owner) await this.owners.create(path, [w.owner])
       await Promise.all([atomicWrite(path, data), view && atomicWrite(path + '.view', view)])
       const sidecar: ArtifactSidecar = {
         mediaType: w.mediaType, byteLength: data.length, sha256,
@@ -72,6 +83,11 @@ export class ArtifactStore {
       await atomicWrite(path + '.json', JSON.stringify(sidecar, null, 2))
     }
     return `artifact://${w.namespace}/${name}`
+  }
+
+  /** Whether `scope` may read the artifact (an artifact of before owners were recorded: everyone). */
+  async readable(namespace: string, name: string, scope: ReadScope | undefined): Promise<boolean> {
+    return !scope || mayRead(await this.owners.of(this.path(namespace, name)), scope)
   }
 
   path(namespace: string, name: string): string {

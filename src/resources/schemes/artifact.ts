@@ -5,7 +5,8 @@ import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 import { readFileTarget } from '../file-read'
 import { parseFileUrl } from '../file-url'
-import type { SchemeHandler } from '../types'
+import { hidden } from '../scope'
+import type { ReadScope, SchemeHandler } from '../types'
 import type { ArtifactStore } from './artifact-store'
 
 function locate(url: string) {
@@ -14,11 +15,18 @@ function locate(url: string) {
   return { u, namespace: u.segments[0], name: u.segments[1] }
 }
 
+/** The artifact, when `scope` may read it; another conversation's is told it does not exist (SPEC §22). */
+async function located(store: ArtifactStore, url: string, scope: ReadScope | undefined) {
+  const at = locate(url)
+  if (!await store.readable(at.namespace, at.name, scope)) throw hidden(url)
+  return at
+}
+
 export function artifactScheme(store: ArtifactStore): SchemeHandler {
   return {
     scheme: 'artifact',
     async read(url, opts) {
-      const { u, namespace, name } = locate(url)
+      const { u, namespace, name } = await located(store, url, opts.scope)
       const sidecar = await store.sidecar(namespace, name, url)
       const path = store.path(namespace, name)
       const meta = { createdAt: sidecar.createdAt, ...(sidecar.width ? { width: sidecar.width, height: sidecar.height } : {}) }
@@ -27,8 +35,8 @@ export function artifactScheme(store: ArtifactStore): SchemeHandler {
       }
       return readFileTarget(u, { path: path + '.view', mediaType: 'text/plain', filename: name, meta, sync: true }, opts)
     },
-    async bytes(url) {
-      const { namespace, name } = locate(url)
+    async bytes(url, _signal, scope) {
+      const { namespace, name } = await located(store, url, scope)
       const sidecar = await store.sidecar(namespace, name, url)
       return { data: await readFile(store.path(namespace, name)), mediaType: sidecar.mediaType, filename: name }
     },

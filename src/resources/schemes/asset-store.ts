@@ -2,6 +2,7 @@
 // once, the bytes fetched through the host's HTTP client and kept on disk: inbound media in the
 // background when they arrive (SPEC §19, their links expire), others on first use.
 import { createHash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
@@ -11,7 +12,9 @@ import type { Logger } from '../../util/logger'
 import { ResourceError, type ResourceErrorCode } from '../errors'
 import { fsError } from '../fs-error'
 import { sniffMediaType, mediaTypeOfName } from '../media-type'
-import type { MediaBytes } from '../types'
+import { mayRead } from '../scope'
+import type { MediaBytes, ReadScope } from '../types'
+import { Owners } from './owners'
 import { FetchQueue } from './asset-prefetch'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
@@ -42,6 +45,8 @@ export interface FetchFailure {
 export interface RegisterOptions {
   /** fetch the bytes now, in the background (inbound media; registration does not wait for them) */
   fetchNow?: boolean
+  /** the place that received or made it (resources/scope.ts); absent, none yet: `claim` adds one (SPEC §22) */
+  owner?: string
 }
 
 export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }) => Promise<{ data: Buffer; mediaType?: string }>
@@ -59,8 +64,36 @@ export class AssetStore {
   /** the arrival fetches: `arrivals.limit` at once, `arrivals.maxWaiting` waiting */
   readonly arrivals = new FetchQueue((id, signal) => this.fetchAtArrival(id, signal), text => this.logger?.warn('assets in %s: %s', this.dir, text))
   private stopped = false
+  /** who may read each asset (SPEC §22) */
+  private owners = new Owners()
 
   constructor(readonly dir: string, private fetcher?: Fetcher) {}
+
+  /**
+   * Registrations without an owner not yet claimed, by id: the message being received that showed
+   * the asset claims it for its place (`claimNew`); a member who only types an asset's URL claims nothing.
+   */
+  private unclaimed = new LRUCache<string, number>({ max: 10_000 })
+
+  /** `place` received the asset (a message of its conversation shows it): it may read it from now on. */
+  claim(id: string, place: string): Promise<void> {
+    return this.owners.add(this.bytesPath(id), place)
+  }
+
+  /** Claims an asset for `place` only when a registration of it waits for its claim; whether it did. */
+  async claimNew(id: string, place: string): Promise<boolean> {
+    const n = this.unclaimed.get(id)
+    if (!n) return false
+    if (n > 1) this.unclaimed.set(id, n - 1)
+    else this.unclaimed.delete(id)
+    await this.claim(id, place)
+    return true
+  }
+
+  /** Whether `scope` may read the asset (one stored before owners were recorded: everyone). */
+  async readable(id: string, scope: ReadScope | undefined): Promise<boolean> {
+    return !scope || mayRead(await this.owners.of(this.bytesPath(id)), scope)
+  }
 
   private sourceKey(source: string): string {
     // data: URLs can be megabytes; index them by hash.
@@ -95,11 +128,12 @@ export class AssetStore {
     if (!id) {
       let pending = this.registering.get(key)
       if (!pending) {
-        pending = this.create(index, key, source, hints).finally(() => this.registering.delete(key))
+        pending = this.create(index, key, source, hints, o.owner).finally(() => this.registering.delete(key))
         this.registering.set(key, pending)
       }
       id = await pending
-    }
+    } else if (o.owner) await this.claim(id, o.owner)
+    if (!o.owner) this.unclaimed.set(id, (this.unclaimed.get(id) ?? 0) + 1)
     // a data: URL's bytes are stored with its sidecar
     if (o.fetchNow && !source.startsWith('data:')) this.fetchSoon(id)
     return id
@@ -131,14 +165,18 @@ export class AssetStore {
     this.arrivals.stop()
   }
 
-  private async create(index: Map<string, string>, key: string, source: string, hints: { mediaType?: string; filename?: string }): Promise<string> {
+  private async create(
+    index: Map<string, string>, key: string, source: string, hints: { mediaType?: string; filename?: string }, owner?: string,
+  ): Promise<string> {
     const id = uuidv7()
+    await mkdir(this.dir, { recursive: true })
+    // before anything names it: no reader ever finds it without its owners
+    await this.owners.create(this.bytesPath(id), owner ? [owner] : [])
     const sidecar: AssetSidecar = {
       id, source: source.startsWith('data:') ? key : source, createdAt: new Date().toISOString(),
       ...(hints.mediaType ? { mediaTypeHint: hints.mediaType } : {}),
       ...(hints.filename ? { filename: hints.filename } : {}),
     }
-    await mkdir(this.dir, { recursive: true })
     if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source))
     else await atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2))
     // known from now on: the sidecar exists

@@ -4,7 +4,8 @@ import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 import { readFileTarget, type FileTarget } from '../file-read'
 import { formatFileUrl, parseFileUrl } from '../file-url'
-import type { SchemeHandler } from '../types'
+import { hidden } from '../scope'
+import type { ReadScope, SchemeHandler } from '../types'
 import { UUIDV7 } from '../../util/uuidv7'
 import type { AssetStore } from './asset-store'
 
@@ -15,11 +16,18 @@ function assetId(url: string) {
   return { u, id }
 }
 
+/** The asset's id, when `scope` may read it; another conversation's is told it does not exist (SPEC §22). */
+async function readable(store: AssetStore, url: string, scope: ReadScope | undefined) {
+  const at = assetId(url)
+  if (!await store.readable(at.id, scope)) throw hidden(url)
+  return at
+}
+
 export function assetScheme(store: AssetStore): SchemeHandler {
   return {
     scheme: 'asset',
     async read(url, opts) {
-      const { u, id } = assetId(url)
+      const { u, id } = await readable(store, url, opts.scope)
       if (u.view === 'meta') {
         const s = await store.sidecar(id, url)
         return {
@@ -40,8 +48,8 @@ export function assetScheme(store: AssetStore): SchemeHandler {
       }
       return readFileTarget(u, target, opts)
     },
-    async bytes(url, signal) {
-      return store.bytes(assetId(url).id, signal)
+    async bytes(url, signal, scope) {
+      return store.bytes((await readable(store, url, scope)).id, signal)
     },
     // the runtime's stop: arrival fetches under way are aborted, not waited for
     dispose() {

@@ -5,6 +5,7 @@
 import { prose } from '../../util/prose'
 import type { PromptShare, RuntimePart } from '../../part/runtime-part'
 import type { ProfileConfig } from '../../config/types'
+import type { ReadScope } from '../../resources/types'
 import PROTOCOL from './protocol.md'
 
 export interface PromptOptions {
@@ -42,32 +43,37 @@ export function systemPrompt(o: PromptOptions): string {
 
 /** A runtime's prompt options: its profile, its schemes and tool sources, its parts' shares. */
 export function promptOptions(o: {
-  profile: ProfileConfig; bot: string; botName?: string; schemes: string[]; toolSources?: string; parts: readonly RuntimePart[]
+  profile: ProfileConfig; bot: string; botName?: string; schemes: string[]; toolSources?: string; parts: readonly RuntimePart[]; scope?: ReadScope
 }): PromptOptions {
+  const scope = o.scope ?? {}
   const p = o.profile
   return {
     persona: p.persona, mode: p.mode, bot: o.bot, botName: o.botName, schemes: o.schemes, codemode: p.codemode.enabled,
     imageInput: p.attachment.imageInput, readDirect: !p.codemode.enabled || p.codemode.direct.includes('read'),
     visionModel: !!p.attachment.visionModel, toolSources: o.toolSources,
-    parts: o.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(); return share ? [share] : [] }),
+    parts: o.parts.flatMap((part): PromptShare[] => { const share = part.prompt?.(scope); return share ? [share] : [] }),
   }
 }
+
+/** prompts kept at once: every group's, and the private chats' with memory of their own (SPEC §22) */
+const KEPT_PROMPTS = 16
 
 /**
  * The prompt is asked for on every step and changes only with its inputs (memory's section when
  * memory changes, the schemes and tool sources when other plugins come and go): made again only then.
+ * A few are kept, the latest first: the chats that see memory of their own each have theirs, and
+ * every other chat shares one.
  */
 export class SystemPromptCache {
-  private key: unknown[] = []
-  private text = ''
+  private kept: { key: unknown[]; text: string }[] = []
 
   get(o: PromptOptions): string {
     const key = [o.persona, o.mode, o.bot, o.botName, o.codemode, o.readDirect, o.imageInput, o.visionModel, o.toolSources, o.schemes.join('\n')]
     for (const p of o.parts ?? []) key.push(p.section, p.flags && JSON.stringify(p.flags))
-    if (key.length !== this.key.length || key.some((v, i) => v !== this.key[i])) {
-      this.text = systemPrompt(o)
-      this.key = key
-    }
-    return this.text
+    const at = this.kept.findIndex(k => k.key.length === key.length && key.every((v, i) => v === k.key[i]))
+    const hit = at >= 0 ? this.kept.splice(at, 1)[0] : { key, text: systemPrompt(o) }
+    this.kept.unshift(hit)
+    if (this.kept.length > KEPT_PROMPTS) this.kept.pop()
+    return hit.text
   }
 }

@@ -1,0 +1,90 @@
+// What one chat may see of local:// and what its writes become (SPEC §22 "What one chat learns
+// stays in that chat"; the people folder's guard of "What it sends cannot reach the host"):
+// - a file a private chat wrote (private-files.ts) exists only in that chat: elsewhere reads and
+//   listings do not show it, and a write treats it as missing (creating one at its path: forbidden);
+// - a person's public note exists only in conversations where that person has written (writers.ts);
+// - a private section (<id>.private.md) is read only in its chat, listed nowhere else, never moved;
+// - a private chat writes no shared file: it would reach every group (docs/security.md).
+// Unscoped (the owner's console, the runtime itself): everything, as on disk.
+import { ResourceError } from '../resources/errors'
+import { hidden } from '../resources/scope'
+import type { ReadScope, WriteRequest } from '../resources/types'
+import { isPrivateNote, isPublicNote, partnerOf, PeopleGuard, personUrl } from './people-path'
+import type { PrivateFiles } from './private-files'
+import type { WriteRules } from './write-local'
+import type { Writers } from './writers'
+
+export class LocalPrivacy {
+  readonly people: PeopleGuard
+
+  constructor(private platform: string, readonly files: PrivateFiles, readonly writers: Writers) {
+    this.people = new PeopleGuard(platform)
+  }
+
+  /** Whether the file at `rel` (under local/) exists for `scope`. */
+  visible(rel: string, scope: ReadScope | undefined): boolean {
+    if (!scope) return true
+    const owner = this.files.chatOf(rel)
+    if (owner !== undefined && owner !== privateChat(scope)) return false
+    if (isPrivateNote(rel)) return this.people.own(rel, partnerOf(scope))
+    if (isPublicNote(rel)) return scope.conversation !== undefined && this.writers.has(scope.conversation, rel)
+    return true
+  }
+
+  /** A read of `rel` (resolved from `url`): a private section elsewhere is forbidden, a file this chat must not know of missing. */
+  checkRead(rel: string, url: string, scope: ReadScope | undefined): void {
+    if (!scope) return
+    this.people.readRel(rel, url, partnerOf(scope))
+    if (!this.visible(rel, scope)) throw hidden(url)
+  }
+
+  /**
+   * The write as it is made (a private chat's partner's note is its private section) and its rules.
+   * `pinned`: a file shown in every request (a private chat never makes one: it would be every chat's).
+   */
+  prepare(
+    url: string, request: WriteRequest, scope: ReadScope | undefined, pinned: (rel: string) => boolean = () => false,
+  ): { url: string; request: WriteRequest; rules?: WriteRules } {
+    if (!scope) return { url, request }
+    const partner = partnerOf(scope)
+    return { ...this.people.write(url, request, partner), rules: this.rules(scope, pinned) }
+  }
+
+  private rules(scope: ReadScope, pinned: (rel: string) => boolean): WriteRules {
+    const chat = privateChat(scope)
+    const partner = partnerOf(scope)
+    return {
+      check: (t, role) => {
+        if (isPrivateNote(t.rel) && (role === 'from' || role === 'to')) {
+          throw new ResourceError('forbidden', `${t.url} is a private section: it stays where it is (nothing moves out of it or onto it)`)
+        }
+        // whether the note exists or not: the same answer
+        if (isPublicNote(t.rel) && !this.writers.has(scope.conversation ?? '', t.rel)) {
+          throw new ResourceError('forbidden', `${t.url}: a person's note is written only in a chat where that person has written`)
+        }
+        if (t.exists && !this.visible(t.rel, scope)) {
+          if (role === 'write' || role === 'to') throw new ResourceError('forbidden', `${t.url} cannot be written from this chat; choose another name`)
+          return true
+        }
+        const shared = t.exists ? this.files.chatOf(t.rel) === undefined && !isPrivateNote(t.rel) && role !== 'to' : pinned(t.rel)
+        if (chat !== undefined && shared) {
+          const note = partner !== undefined ? `${personUrl(this.platform, partner)} (this person's note) or in ` : ''
+          throw new ResourceError('forbidden', `${t.url} is shared with every chat, and this chat is private: keep what you learn here in ${note}a new file;`
+            + ' what you write in this chat stays private to it')
+        }
+        return false
+      },
+      // a private chat's new folders are its own too (their names are what it learned); a shared
+      // file inside a private chat's folder makes the folder shared
+      wrote: (rel, created, folders) => !created ? Promise.resolve()
+        : this.files.mark(chat ? [...folders, rel] : [...this.files.privateFoldersAbove(rel), rel], chat),
+      moved: (from, to, folders) => this.files.moved(from, to, folders),
+      removed: rel => this.files.mark([rel], undefined),
+    }
+  }
+}
+
+/** The private chat a scope is in (its channel key). */
+function privateChat(scope: ReadScope): string | undefined {
+  return scope.chat?.direct ? scope.chat.channel : undefined
+}
