@@ -152,3 +152,35 @@ describe('cross mode keeps a private chat private (SPEC §22)', function () {
     expect(h.sent.map(s => [s.channel, s.content])).to.deep.equal([['private:alice', 'I will keep zebra-flu to myself']])
   })
 })
+
+describe('cross mode: a private chat\'s notes in the system prompt (SPEC §22)', function () {
+  this.timeout(20000)
+  let h: Harness
+  afterEach(async () => { await h?.stop() })
+
+  const systemOf = (req: RecordedRequest) => JSON.stringify(req.body.messages.filter((m: { role: string }) => m.role === 'system'))
+
+  it('a note written in alice\'s chat is in the memory index of her chat\'s turns, never in a group turn\'s', async () => {
+    h = await Harness.start({ profiles: [profile] })
+    h.server.script(
+      { toolCalls: [call('write', { url: 'local://memory/alice-trip.md', content: 'alice flies to Osaka on May 8\n' })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('alice').receive('I fly to Osaka on May 8, remember it')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(lastResult(h.server.requests[1]).ok).to.equal(true)
+
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('bob', 'room1').receive('<at id="514"/> where is alice going?')
+    await h.server.waitForRequests(3)
+    await h.settled()
+    expect(systemOf(h.server.requests[2])).to.not.include('alice-trip').and.not.include('Osaka')
+
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('alice').receive('what do you remember?')
+    await h.server.waitForRequests(4)
+    await h.settled()
+    expect(systemOf(h.server.requests[3])).to.include('local://memory/alice-trip.md').and.include('alice flies to Osaka')
+  })
+})

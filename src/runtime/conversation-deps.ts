@@ -1,6 +1,6 @@
 // What a conversation is given by its runtime (conversation-wiring.ts makes it).
 import type { ProfileConfig } from '../config/types'
-import type { Tool } from '../contract/tool'
+import type { Tool, TurnChat } from '../contract/tool'
 import type { MediaStores } from '../exit/store-media'
 import type { HistoryBackend } from '../history/backend'
 import type { Entry } from '../history/entries'
@@ -27,7 +27,8 @@ export interface ConversationDeps {
   model(): ModelHandle | undefined
   /** the runtime's counted model calls: fallbacks, their health, the usage book */
   calls?: StepCalls
-  system(): string
+  /** `chat`: the turn's chat (cross mode: a private chat sees its own memory, SPEC §22) */
+  system(chat?: TurnChat): string
   /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
   toolsFor(host: ToolHost): () => Map<string, Tool>
   /** The runtime's side of the tool host; the conversation adds its channel and send queue. */

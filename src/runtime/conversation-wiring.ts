@@ -28,6 +28,7 @@ import { createToolHost, type HostSide } from './tool-host'
 import { stickerPort } from './sticker-port'
 import type { SendPorts } from './runtime-parts'
 import type { CodemodeLimits } from '../config/types'
+import type { TurnChat } from '../contract/tool'
 
 /** What a runtime shares with each of its conversations. */
 export interface ConversationSide {
@@ -57,8 +58,8 @@ export interface ConversationSide {
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */
   syncSchemes(): void
-  /** as conversation `key` sees it (a private chat's memory only there, SPEC §22) */
-  systemPrompt(key: string): string
+  /** as conversation `key` (in `chat`, for a cross-mode turn) sees it: a private chat's memory only there (SPEC §22) */
+  systemPrompt(key: string, chat?: TurnChat): string
   judge?: JudgeCall
   /** the channel's mind may not speak now (SPEC §19) */
   muted(channel: string): boolean
@@ -86,7 +87,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),
     calls: side.calls,
-    system: () => side.systemPrompt(key),
+    system: chat => side.systemPrompt(key, chat),
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {
       const catalog = {

@@ -104,7 +104,7 @@ export class Conversation implements TurnPort {
   calls() {
     return this.deps.calls ??= new ModelCalls({ models: new Map(), usage: { record: () => {} }, clock: this.clock, logger: this.logger })
   }
-  system() { return this.deps.system() }
+  system() { return this.deps.system(this.currentTurn?.chat) }
   lastTarget() { return this.target }
 
   async load(): Promise<void> {

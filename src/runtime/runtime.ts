@@ -35,6 +35,7 @@ import { registeredTools } from './tool-catalog'
 import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
 import type { TurnRequest } from './turn-port'
+import type { TurnChat } from '../contract/tool'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
@@ -114,7 +115,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: key => this.systemPrompt(key), send,
+      systemPrompt: (key, chat) => this.systemPrompt(key, chat), send,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -207,10 +208,10 @@ export class Runtime {
   })
 
   /** The system prompt as conversation `key` sees it; without one, as any group does. */
-  systemPrompt(key?: string): string {
+  systemPrompt(key?: string, turnChat?: TurnChat): string {
     const { profile, bot, botName } = this.options
     const schemes = this.resources.schemes()
-    const chat = key === undefined ? undefined : chatOf(key)
+    const chat = turnChat ?? (key === undefined ? undefined : chatOf(key))
     const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
     return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
   }
