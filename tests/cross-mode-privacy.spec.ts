@@ -7,6 +7,9 @@ import { z } from 'zod'
 import { Harness, call, FAST_TYPING, NO_DEBOUNCE } from './support/harness'
 import { toolResultsOf, type RecordedRequest } from './support/fake-openai'
 import { requestText } from './support/faults'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { runtimeHome } from '../src/runtime/runtime'
 
 const profile = {
   id: 'hub', persona: 'You are the hub.', model: 'main', mode: 'cross', typing: FAST_TYPING, timing: NO_DEBOUNCE,
@@ -182,5 +185,42 @@ describe('cross mode: a private chat\'s notes in the system prompt (SPEC §22)',
     await h.server.waitForRequests(4)
     await h.settled()
     expect(systemOf(h.server.requests[3])).to.include('local://memory/alice-trip.md').and.include('alice flies to Osaka')
+  })
+})
+
+describe('cross mode: people who wrote only in private (SPEC §22)', function () {
+  this.timeout(20000)
+  let h: Harness
+  afterEach(async () => { await h?.stop() })
+
+  it('are not in a group turn\'s opening, and their note is neither read nor written there; their own chat reads it', async () => {
+    h = await Harness.start({ profiles: [profile] })
+    // the owner keeps a note on dave, who writes to the bot only in private
+    const people = join(runtimeHome(h.dataDir, 'hub', 'mock:514'), 'local', 'memory', 'people', 'mock')
+    await mkdir(people, { recursive: true })
+    await writeFile(join(people, 'dave.md'), 'Dave: asked about the divorce lawyer\n')
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('dave').receive('hi, just between us')
+    await h.server.waitForRequests(1)
+    await h.settled()
+
+    h.server.script(
+      { toolCalls: [call('read', { url: 'local://memory/people/mock/dave.md' })] },
+      { toolCalls: [call('write', { url: 'local://memory/people/mock/dave.md', append: 'seen in room1\n' })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.client('carol', 'room1').receive('<at id="514"/> who else do you talk to?')
+    await h.server.waitForRequests(4)
+    await h.settled()
+    expect(requestText(h.server.requests[1]), 'the group turn opens without dave').to.not.include('divorce')
+    expect(toolResultsOf(h.server.requests[2]).at(-1)!.content).to.match(/not_found/).and.not.include('divorce')
+    expect(lastResult(h.server.requests[3]).ok).to.equal(false)
+
+    // in dave's own chat his note is there to read (cross mode opens its turns with the channels' people only)
+    h.server.script({ toolCalls: [call('read', { url: 'local://memory/people/mock/dave.md' })] }, { toolCalls: [call('finish', {})] })
+    await h.client('dave').receive('are you there?')
+    await h.server.waitForRequests(6)
+    await h.settled()
+    expect(toolResultsOf(h.server.requests[5]).at(-1)!.content).to.include('divorce lawyer')
   })
 })

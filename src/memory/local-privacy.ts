@@ -27,8 +27,17 @@ export class LocalPrivacy {
     const owner = this.files.chatOf(rel)
     if (owner !== undefined && owner !== privateChat(scope)) return false
     if (isPrivateNote(rel)) return this.people.own(rel, partnerOf(scope))
-    if (isPublicNote(rel)) return scope.conversation !== undefined && this.writers.has(scope.conversation, rel)
+    if (isPublicNote(rel)) return this.wroteHere(rel, scope)
     return true
+  }
+
+  /**
+   * Whether the person of note `rel` has written where `scope` reads: its conversation, or (a
+   * cross-mode turn held in a private chat) that chat; writers are recorded by place (people-part.ts).
+   */
+  private wroteHere(rel: string, scope: ReadScope): boolean {
+    if (scope.chat?.direct && this.writers.has(scope.chat.channel, rel)) return true
+    return scope.conversation !== undefined && this.writers.has(scope.conversation, rel)
   }
 
   /** A read of `rel` (resolved from `url`): a private section elsewhere is forbidden, a file this chat must not know of missing. */
@@ -59,7 +68,7 @@ export class LocalPrivacy {
           throw new ResourceError('forbidden', `${t.url} is a private section: it stays where it is (nothing moves out of it or onto it)`)
         }
         // whether the note exists or not: the same answer
-        if (isPublicNote(t.rel) && !this.writers.has(scope.conversation ?? '', t.rel)) {
+        if (isPublicNote(t.rel) && !this.wroteHere(t.rel, scope)) {
           throw new ResourceError('forbidden', `${t.url}: a person's note is written only in a chat where that person has written`)
         }
         if (t.exists && !this.visible(t.rel, scope)) {

@@ -73,11 +73,15 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       for (const e of entries) {
         if (e.type !== 'fact' || !e.fact.user?.id || e.fact.user.id === selfId) continue
         const platform = platformOf(e.fact.bot)
-        d.writers?.saw(conversation, personRel(platform, e.fact.user.id))
-        if (!on()) continue
+        // a private chat inside a cross-mode conversation is a place of its own: who writes there is
+        // neither present in nor a writer of the other channels' turns (SPEC §22)
+        const place = e.fact.direct ? e.fact.channel : conversation
+        d.writers?.saw(place, personRel(platform, e.fact.user.id))
+        // cross mode opens its turns with the channels' people only: a private chat's are not shown there
+        if (!on() || place !== conversation) continue
         const key = `${platform}\u0000${e.fact.user.id}`
-        let people = present.get(conversation)
-        if (!people) present.set(conversation, people = new Map())
+        let people = present.get(place)
+        if (!people) present.set(place, people = new Map())
         people.delete(key)
         // a busy group between turns: only the latest speakers can be shown
         if (people.size >= KEPT) people.delete(people.keys().next().value!)
