@@ -2,6 +2,7 @@
 // notes of the people in a turn's new messages as lines of its opening note — never the system
 // prompt, so the prompt cache holds. In a private chat the partner's private section is shown too.
 import { join } from 'node:path'
+import { LRUCache } from 'lru-cache'
 import { DEFAULT_MEMORY, DEFAULT_PEOPLE } from '../config/defaults'
 import type { PeopleConfig } from '../config/types'
 import type { RuntimeView } from '../tools/types'
@@ -66,6 +67,13 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
   const shownIn = new Map<string, { openings: number; shown: Map<string, { block: string; at: number }> }>()
   const on = () => d.config.enabled && d.memory
   const heads = new NoteHeads()
+  // a person's note paths and URLs never change: made once, not at every turn's opening (bench 6)
+  const places = new LRUCache<string, NotePlaces>({ max: 512 })
+  const placeOf = (key: string, p: Person) => {
+    let place = places.get(key)
+    if (!place) places.set(key, place = notePlaces(d.root, p))
+    return place
+  }
   return {
     name: 'people',
     prompt: () => on() ? { flags: { people: true } } : undefined,
@@ -93,7 +101,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
       const latest = [...people.entries()].slice(-MAX_PEOPLE)
-      const made = latest.map(([, p]) => personBlock(d, heads, p, partnerIn(conversation) === p.id))
+      const made = latest.map(([key, p]) => personBlock(d, heads, placeOf(key, p), p, partnerIn(conversation) === p.id))
       let seen = shownIn.get(conversation)
       if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
       const at = ++seen.openings
@@ -117,18 +125,27 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
  * A person with a note; without one, nothing (the protocol gives the URL's form), unless the id is
  * not plain: then the encoded URL to write is spelled out.
  */
-function personBlock(d: PeopleDeps, heads: NoteHeads, p: Person, privateChat: boolean): string | undefined {
-  const read = (priv: boolean) => heads.get(join(d.root, personRel(p.platform, p.id, priv)), d.config.noteChars)
-  const shared = read(false)
-  const own = privateChat ? read(true) : undefined
-  if (!shared && !own && safeName(p.id) === p.id) return undefined
-  const lines = [`- ${p.name} (id ${shownId(p.id)}): ${personUrl(p.platform, p.id)}${shared ? '' : ' (no note yet)'}`]
+function personBlock(d: PeopleDeps, heads: NoteHeads, at: NotePlaces, p: Person, privateChat: boolean): string | undefined {
+  const shared = heads.get(at.shared, d.config.noteChars)
+  const own = privateChat ? heads.get(at.own, d.config.noteChars) : undefined
+  if (!shared && !own && at.plain) return undefined
+  const lines = [`- ${p.name} (id ${shownId(p.id)}): ${at.url}${shared ? '' : ' (no note yet)'}`]
   if (shared) lines.push(indent(shared))
   if (privateChat) {
-    lines.push(`  private section, shown only in this chat (your writes to the note above go here): ${personUrl(p.platform, p.id, true)}`)
+    lines.push(`  private section, shown only in this chat (your writes to the note above go here): ${at.ownUrl}`)
     if (own) lines.push(indent(own))
   }
   return lines.join('\n')
+}
+
+/** Where a person's note and its private section are, on disk and as local:// URLs. */
+interface NotePlaces { shared: string; own: string; url: string; ownUrl: string; plain: boolean }
+
+function notePlaces(root: string, p: Person): NotePlaces {
+  return {
+    shared: join(root, personRel(p.platform, p.id)), own: join(root, personRel(p.platform, p.id, true)),
+    url: personUrl(p.platform, p.id), ownUrl: personUrl(p.platform, p.id, true), plain: safeName(p.id) === p.id,
+  }
 }
 
 function indent(n: NoteHead): string {

@@ -103,10 +103,19 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     loadImage: url => side.images.load(url),
     ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
     beforeTurn: async () => {
-      for (const p of side.parts) await p.beforeTurn?.(key).catch(e => side.logged(p, 'could not prepare a turn', e))
+      // only parts with a hook are awaited, and an opening answered at once is not wrapped in a promise:
+      // this runs before every turn (bench 6, turn overhead)
+      for (const p of side.parts) if (p.beforeTurn) await p.beforeTurn(key).catch(e => side.logged(p, 'could not prepare a turn', e))
       const lines: string[] = []
       for (const p of side.parts) {
-        const line = await Promise.resolve().then(() => p.opening?.(key)).catch((e): undefined => void side.logged(p, 'could not open a turn', e))
+        if (!p.opening) continue
+        let line: string | undefined
+        try {
+          const opened = p.opening(key)
+          line = opened instanceof Promise ? await opened : opened
+        } catch (e) {
+          side.logged(p, 'could not open a turn', e)
+        }
         if (line) lines.push(line)
       }
       return lines
