@@ -15,12 +15,16 @@ const MAX_DEPTH = 32
 const WEB_LINK = /^https?:\/\//i
 /** What the element parser reads as a tag or a comment (@satorijs/element's tagRegExp1), for a message too deep to parse. */
 const MARKUP = /<!--[\s\S]*?-->|<[^>]*>/g
+/** what makes the parser do more than keep the text as it is: a tag or comment, an entity, a line break it may trim */
+const MARKUP_CHARS = /[<&\n]/
 
 interface Removal { src: string; code: string; count: number; why: (count: number) => string }
 type Refusal = { key: string; removal: () => Removal }
 
 /** One message of the model, parsed into the elements that may reach the adapter. */
 export function readMessage(raw: string, dropped: Dropped[]): h[] {
+  // no tag, entity or line break: what the parser would make of it is the text itself (a send's usual case)
+  if (!MARKUP_CHARS.test(raw)) return raw ? [h.text(raw)] : []
   let parsed: h[]
   try {
     parsed = h.parse(raw)
