@@ -9,7 +9,8 @@ import type { RuntimeView } from '../tools/types'
 import type { RuntimePart } from '../part/runtime-part'
 import { safeName } from '../util/safe-name'
 import { displayName, shownId } from '../util/transcript-text'
-import { isDirectKey } from '../claims/channel-key'
+import { chatOf } from '../contract/turn-scope'
+import { placeOfFact } from '../history/place'
 import { LocalPrivacy } from './local-privacy'
 import { PEOPLE_DIR, personRel, personUrl, platformOf } from './people-path'
 import { PrivateFiles } from './private-files'
@@ -83,7 +84,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
         const platform = platformOf(e.fact.bot)
         // a private chat inside a cross-mode conversation is a place of its own: who writes there is
         // neither present in nor a writer of the other channels' turns (SPEC §22)
-        const place = e.fact.direct ? e.fact.channel : conversation
+        const place = placeOfFact(e.fact, conversation)
         d.writers?.saw(place, personRel(platform, e.fact.user.id))
         // cross mode opens its turns with the channels' people only: a private chat's are not shown there
         if (!on() || place !== conversation) continue
@@ -101,7 +102,7 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
       const latest = [...people.entries()].slice(-MAX_PEOPLE)
-      const made = latest.map(([key, p]) => personBlock(d, heads, placeOf(key, p), p, partnerIn(conversation) === p.id))
+      const made = latest.map(([key, p]) => personBlock(d, heads, placeOf(key, p), p, chatOf(conversation)?.user === p.id))
       let seen = shownIn.get(conversation)
       if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
       const at = ++seen.openings
@@ -153,5 +154,3 @@ function indent(n: NoteHead): string {
   return n.text.split('\n').map(l => `  ${l}`).join('\n') + more
 }
 
-/** The person a conversation is the private chat with (channel mode); cross mode's turns are the cross mode's. */
-const partnerIn = (conversation: string) => isDirectKey(conversation) ? conversation.slice('private:'.length) : undefined

@@ -14,7 +14,3 @@ export async function claimAssets(assets: AssetStore, fact: Fact, place: string)
     for (const m of text.matchAll(ASSET_URL)) await assets.claimNew(m[1], place)
   }
 }
-
-export function placeOfFact(fact: Fact, conversation: string): string {
-  return fact.direct ? fact.channel : conversation
-}

@@ -9,7 +9,8 @@ import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { Conversation } from './conversation'
 import type { AssetStore } from '../resources/schemes/asset-store'
-import { claimAssets, placeOfFact } from './asset-claims'
+import { claimAssets } from './asset-claims'
+import { placeOfFact } from '../history/place'
 import { shortenFact } from './long-facts'
 
 /** Where a pull of one channel starts: the newest fact its conversation holds of it. */

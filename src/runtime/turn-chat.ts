@@ -4,16 +4,8 @@
 // they came from; a wait's wake stays in the chat of the turn that armed it. The turn entry keeps
 // the chat (`chat`), so later requests know which turns were held in which private chat.
 import { isDirectKey } from '../claims/channel-key'
-import type { TurnChat } from '../contract/tool'
 import type { Entry } from '../history/entries'
 
-const PRIVATE = 'private:'
-
-/** The chat of a channel key; undefined for a cross-mode conversation ('cross'). */
-export function chatOf(key: string): TurnChat | undefined {
-  if (key === 'cross') return undefined
-  return isDirectKey(key) ? { channel: key, direct: true, user: key.slice(PRIVATE.length) } : { channel: key, direct: false }
-}
 
 /**
  * The channel a cross-mode turn is in, from the history up to (not including) index `end`, where
