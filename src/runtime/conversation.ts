@@ -22,9 +22,8 @@ import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
-import { wakingChannels, wokenIn } from './turn-chat'
+import { CrossChats } from './turn-chat'
 import { chatOf } from '../contract/turn-scope'
-import { isDirectKey } from '../claims/channel-key'
 import { chatEntries } from './request/chat-window'
 
 export type { ConversationDeps } from './conversation-deps'
@@ -51,8 +50,8 @@ export class Conversation implements TurnPort {
   private attention: Attention
   private waiting: ConversationWait
   private books: RequestBooks
-  /** cross mode: private chats that woke a turn held in another chat, owed one of their own (SPEC §22) */
-  private owed: string[] = []
+  /** cross mode: which chat each turn is held in, and the private chats owed a turn (SPEC §22) */
+  private crossChats = new CrossChats()
 
   constructor(readonly deps: ConversationDeps) {
     this.attention = new Attention({
@@ -160,7 +159,7 @@ export class Conversation implements TurnPort {
   beginTurn(req: TurnRequest): TurnState {
     const now = this.clock.now()
     // cross mode: the chat of the facts that woke the turn ('' none), kept in its turn entry (SPEC §22)
-    const cross = this.profile.mode === 'cross' ? this.crossChat(req) : undefined
+    const cross = this.profile.mode === 'cross' ? this.crossChats.hold(this.tail.entries, req) : undefined
     const chat = cross === undefined ? chatOf(this.key) : cross ? chatOf(cross) : undefined
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
@@ -180,21 +179,9 @@ export class Conversation implements TurnPort {
     const missed = this.takeInbox().find(e => e.type === 'fact' && e.wake)
     this.attention.turnEnded(missed?.type === 'fact' ? missed.wake : undefined)
     // a private chat that woke this turn held elsewhere gets its own turn (SPEC §22)
-    const owed = this.owed[0]
+    const owed = this.crossChats.next()
     if (owed && !this.turns.queued && !this.attention.waiting) this.request({ reason: 'direct', chat: owed, note: `[wake: ${owed} wrote to you]` })
     if (state.wait && !this.turns.queued && !this.attention.waiting) this.waiting.arm(state.wait, !this.stopped)
-  }
-
-  /**
-   * Cross mode: the channel a turn is held in ('' none), from its request or the facts that woke it;
-   * the other private chats among those facts are owed a turn of their own.
-   */
-  private crossChat(req: TurnRequest): string {
-    const { entries } = this.tail
-    const chat = req.chat ?? wokenIn(entries, entries.length, req.reason) ?? ''
-    for (const c of wakingChannels(entries, entries.length)) if (isDirectKey(c) && c !== chat && !this.owed.includes(c)) this.owed.push(c)
-    this.owed = this.owed.filter(c => c !== chat)
-    return chat
   }
 
   /** Appends entries to memory and to disk (in that order, so a turn sees them at once). */

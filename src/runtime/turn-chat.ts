@@ -40,3 +40,24 @@ export function turnChannel(entries: readonly Entry[], i: number): string | unde
   if (e.type !== 'turn') return undefined
   return e.chat !== undefined ? e.chat || undefined : wokenIn(entries, i, e.reason)
 }
+
+/** Cross mode's turns and their chats: which chat a turn is held in, and the private chats owed one of their own. */
+export class CrossChats {
+  private owed: string[] = []
+
+  /**
+   * The channel a turn is held in ('' none), from its request or the facts that woke it (the history
+   * up to now); the other private chats among those facts are owed a turn of their own.
+   */
+  hold(entries: readonly Entry[], req: { chat?: string; reason: string }): string {
+    const chat = req.chat ?? wokenIn(entries, entries.length, req.reason) ?? ''
+    for (const c of wakingChannels(entries, entries.length)) if (isDirectKey(c) && c !== chat && !this.owed.includes(c)) this.owed.push(c)
+    this.owed = this.owed.filter(c => c !== chat)
+    return chat
+  }
+
+  /** The private chat owed a turn next, if any. */
+  next(): string | undefined {
+    return this.owed[0]
+  }
+}
