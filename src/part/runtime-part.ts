@@ -34,6 +34,8 @@ export interface Searchable {
 export interface RuntimePart {
   /** for the log */
   readonly name: string
+  /** the runtime holds its home: load files, arm timers (never in `create`: a reload's old instance may still be writing) */
+  start?(): Promise<void>
   /** URL schemes it serves, registered when the runtime starts */
   schemes?(): SchemeHandler[]
   /** built-in tools it adds to every conversation's catalog, after kotodama's own */
@@ -56,8 +58,10 @@ export interface RuntimePart {
   appended?(conversation: string, entries: readonly Entry[]): void
   /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */
   written?(): Promise<void>
+  /** a conversation was unloaded from memory (the loaded budget, a reset): free what is kept for it */
+  unloaded?(conversation: string): void
   /** a conversation's history was set aside (kotodama.reset) */
   reset?(conversation: string): Promise<void>
-  /** the runtime stops: finish writing, release what it holds */
+  /** the runtime stops, before its conversations do: finish writing, release what it holds; the scope's ports refuse from now on */
   stop?(): Promise<void>
 }

@@ -1,0 +1,88 @@
+// A capability as a plugin of its runtime (docs/architecture.md "Parts"): its name, its config
+// section and how it is made from a narrow scope. The runtime makes every part of the list in
+// src/runtime/part-list.ts with `create` (no I/O there), starts them once it holds its home, and
+// stops them before its conversations; nothing else names a part.
+import type Schema from 'schemastery'
+import type { Entry } from '../history/entries'
+import type { HistorySide } from '../history/sides'
+import type { CallPort } from '../model/calls'
+import type { TextCache } from '../resources/text'
+import type { RuntimeView } from '../tools/types'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import type { PartPlatform } from './platform'
+import type { RuntimePart } from './runtime-part'
+
+/** A check of one field: why the value is bad, or undefined. */
+export type FieldCheck = (value: unknown) => string | undefined
+
+/**
+ * A part's section of a profile (`profiles[].<key>`). One checking style: a bad field is reported
+ * with its path and replaced by its default; the profile still starts.
+ */
+export interface PartSection<C> {
+  /** the profile's field, e.g. 'stickers' */
+  readonly key: string
+  /** the section when the profile has none, and each field's fallback */
+  readonly default: C
+  /** the console form of the section, with its zh-CN and en-US texts (`.i18n`) */
+  schema(): Schema<any, C>
+  /** dotted paths inside the section → their checks */
+  readonly checks?: Readonly<Record<string, FieldCheck>>
+}
+
+/** A turn a part asks for (an idle wake, a reminder): the attention policies decide when, as for a wait. */
+export interface PartTurnRequest {
+  reason: string
+  /** what the mind reads at the turn's start */
+  note?: string
+}
+
+/** Thrown by a scope's ports once the runtime stopped: nothing is appended, no turn starts. */
+export class PartStopped extends Error {
+  constructor(what: string) {
+    super(`the runtime stopped: ${what} refused`)
+    this.name = 'PartStopped'
+  }
+}
+
+/** What a part is made with: its checked config and narrow ports of its runtime, refusing after stop. */
+export interface PartScope<C> {
+  readonly config: C
+  /** what tools and schemes see of the runtime: profile, bot, home, logger, stores */
+  readonly view: RuntimeView
+  readonly clock: Clock
+  readonly logger: Logger
+  /** the runtime's counted model calls (vision, speech, labels) */
+  readonly calls: CallPort
+  /** what the platform offers beyond sending: speech, proactive messages */
+  readonly platform: PartPlatform
+  /** the runtime's cache of text files */
+  readonly texts: TextCache
+  /** the bot's display name, when the edge knows it */
+  readonly botName?: string
+  /** aborted when the runtime stops */
+  readonly signal: AbortSignal
+  /** the runtime's histories, read with a logger of the reader's own */
+  history(logger?: Logger): HistorySide
+  /** appends to a conversation's history, loading it if need be (a voice's transcript); PartStopped after stop */
+  append(conversation: string, entries: Entry[]): Promise<void>
+  /** asks for a turn of `channel`'s conversation; PartStopped after stop */
+  request(channel: string, req: PartTurnRequest): Promise<void>
+  /** whether the mind may not speak in `channel` now (muted, paused: SPEC §19) */
+  muted(channel: string): boolean
+  /** a part listed before this one, made for this runtime; undefined when it is off */
+  part<P>(plugin: PartPlugin<any, P>): P | undefined
+  /** every part of the runtime, this one's later siblings included (read at call time, not in `create`) */
+  parts(): readonly RuntimePart[]
+}
+
+/** One capability: made once per runtime from its scope; `create` answers undefined when the profile turns it off. */
+export interface PartPlugin<C = unknown, P = RuntimePart> {
+  readonly name: string
+  readonly section?: PartSection<C>
+  create(scope: PartScope<C>): (P & RuntimePart) | undefined
+}
+
+/** The config type of a plugin's section. */
+export type SectionOf<T> = T extends PartPlugin<infer C, any> ? C : never
