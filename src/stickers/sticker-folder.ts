@@ -66,7 +66,8 @@ export class StickerFolder {
     }
     let images = this.files.filter(f => IMAGE_EXTENSIONS.has(extname(f).toLowerCase()))
     if (images.length > MAX_STICKERS) {
-      this.report.say(`many:${images.length}`, 'warn', 'stickers: %s holds %d images; the first %d by name are the library', this.dir, images.length, MAX_STICKERS)
+      const line = 'stickers: %s holds %d images; the first %d by name are the library'
+      this.report.say(`many:${images.length}`, 'warn', line, this.dir, images.length, MAX_STICKERS)
       images = images.slice(0, MAX_STICKERS)
     }
     const labelNames = new Set(this.files.filter(f => extname(f).toLowerCase() === '.json').map(f => f.slice(0, -5)))
