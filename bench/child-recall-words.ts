@@ -34,8 +34,7 @@ async function main() {
   await idx.merged()
   gc()
   const after = process.memoryUsage().heapUsed
-  const live = idx.live as { terms?: number; postings?: Map<string, unknown> }
-  report({ retainedMB: (after - before) / MB, liveTerms: live.terms ?? live.postings?.size ?? 0, segments: idx.segments.length })
+  report({ retainedMB: (after - before) / MB, liveTerms: idx.live.terms, segments: idx.segments.length })
   await idx.close()
 }
 
