@@ -151,11 +151,11 @@ export class Recall implements RecallParts {
     }
     if (!docs.length) return
     const open = this.pool.has(key)
-    // stopping: no index opens; one never caught up finds these in its history at the next start
-    if (this.stopped && !open && !this.caughtUp.has(key)) return
-    if (open || (!this.stopped && (!this.caughtUp.has(key) || this.embedder))) {
-      return this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
-    }
+    const caughtUp = this.caughtUp.has(key)
+    // stopping, no index opens: one never caught up finds these in its history at the next start
+    if (this.stopped && !open && !caughtUp) return
+    const opening = !this.stopped && (!caughtUp || !!this.embedder)
+    if (open || opening) return this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
     const gone = () => this.caughtUp.delete(key)
     const { waiting, done } = this.closedAppends.append(key, this.dir(key), docs, this.pool.closed(key), gone)
     // a segment's worth waits in the log: index it now
