@@ -1,7 +1,9 @@
 // 15. Recall (SPEC §17, docs/recall.md): how often a search finds the evidence of a question on a
 // long synthetic chat (recall@5, recall@10), against plain BM25 over single messages in the same
 // run; and the index at scale: indexing time and disk per message, heap while searching, search
-// latency. Quick mode: 10,000 and 100,000 messages; --full: 10,000 and 1,000,000.
+// latency. Quick mode: 10,000 and 100,000 messages; --full: 10,000 and 1,000,000. Memory: the heap
+// an open index keeps after messages whose every word is new, against the same messages from a
+// small vocabulary (child-recall-words.ts).
 import { join } from 'node:path'
 import { child, type Mode, type Row } from './measure'
 import { recallQuality } from './recall-quality'
@@ -26,6 +28,22 @@ export async function recall(mode: Mode): Promise<Row[]> {
     { benchmark: `15 heap while searching (${n} messages, highest heapUsed after a search)`, figure: large.heapPeakMB, unit: 'MB', baseline: large.heapBeforeMB, baselineLabel: 'index open, before searching', note: `RSS ${large.rssMB.toFixed(0)} MB; heap after GC ${large.heapAfterMB.toFixed(1)} MB` },
     { benchmark: '15 search latency p50, 10,000 messages', figure: small.p50, unit: 'ms', note: `p99 ${small.p99.toFixed(1)} ms; 300 three-word queries` },
     { benchmark: `15 search latency p50, ${n} messages`, figure: large.p50, unit: 'ms', ...(mode.full ? { target: '≤ 20 ms', pass: large.p50 <= 20 } : {}), note: `p99 ${large.p99.toFixed(1)} ms; 300 three-word queries` },
+    await newWordsRow(mode),
   )
   return rows
+}
+
+/** SPEC §17, issue 37: every new word is a term of the live buffer; its memory must stay bounded. */
+async function newWordsRow(mode: Mode): Promise<Row> {
+  const [count, words] = mode.full ? [2000, 300] : [600, 300]
+  const args = (kind: string) => [join(mode.tmp, `recall-words-${kind}`), String(count), String(words), kind]
+  const fresh = await child('child-recall-words.ts', args('new'), ['--expose-gc'])
+  const common = await child('child-recall-words.ts', args('common'), ['--expose-gc'])
+  const all = (count * words).toLocaleString('en')
+  return {
+    benchmark: `15 heap kept by an open index after ${count} messages of ${words} new words each`, figure: fresh.retainedMB, unit: 'MB',
+    baseline: common.retainedMB, baselineLabel: 'the same from 2,000 words', ratio: fresh.retainedMB / Math.max(common.retainedMB, 0.1),
+    target: '≤ 10 MB', pass: fresh.retainedMB <= 10,
+    note: `after GC; ${all} words; live buffer ${fresh.liveTerms} terms (baseline ${common.liveTerms}), ${fresh.segments} segments (baseline ${common.segments})`,
+  }
 }

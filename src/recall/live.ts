@@ -1,25 +1,31 @@
 // The newest messages of a conversation's index, in memory until there are enough of them for a
 // segment (docs/recall.md). Their text is also in the live log on disk, from which a restart
-// builds this buffer again. It answers searches the way a segment does (`Source`).
+// builds this buffer again. It answers searches the way a segment does (`Source`). Its dictionary
+// is what grows with every new word, so it is kept small: a posting is one number, a term held by
+// one message has no list, and the index counts its terms and text to turn it into a segment in time.
 import { analyze } from './analyze'
 import { lengthCode } from './codec'
 import type { RecallDoc } from './docs'
 import type { Source, Speaker } from './source'
 
-interface LivePostings {
-  docs: number[]
-  tfs: number[]
-}
+/** a posting in one number: the message (local) × 2^16 + how often the term occurs in it */
+const TF = 0x10000
+/** one message's posting, or the postings of several in message order */
+type Postings = number | number[]
+
+const unpack = (p: Postings): number[] => typeof p === 'number' ? [p] : p
 
 export class LiveBuffer implements Source {
   readonly docs: RecallDoc[] = []
-  readonly postings = new Map<string, LivePostings>()
+  private postings = new Map<string, Postings>()
   readonly lens: number[] = []
   readonly ats: number[] = []
   readonly who: number[] = []
   readonly speakers: Speaker[] = []
   private speakerIndex = new Map<string, number>()
   totalLen = 0
+  /** the messages' text, in UTF-16 units */
+  chars = 0
 
   constructor(readonly from: number) {}
 
@@ -36,10 +42,11 @@ export class LiveBuffer implements Source {
       len++
     }
     for (const [term, tf] of counts) {
-      let p = this.postings.get(term)
-      if (!p) this.postings.set(term, p = { docs: [], tfs: [] })
-      p.docs.push(local)
-      p.tfs.push(Math.min(tf, 0xffff))
+      const posting = local * TF + Math.min(tf, TF - 1)
+      const p = this.postings.get(term)
+      if (p === undefined) this.postings.set(term, posting)
+      else if (typeof p === 'number') this.postings.set(term, [p, posting])
+      else p.push(posting)
     }
     let s = this.speakerIndex.get(doc.uid)
     if (s === undefined) {
@@ -55,19 +62,39 @@ export class LiveBuffer implements Source {
     this.ats.push(Math.floor(doc.at / 1000))
     this.who.push(s)
     this.totalLen += len
+    this.chars += doc.text.length
+  }
+
+  /** Distinct terms held. */
+  get terms(): number {
+    return this.postings.size
+  }
+
+  /** The distinct terms, in no order. */
+  termList(): string[] {
+    return [...this.postings.keys()]
+  }
+
+  /** A term's postings in message order: local message numbers and counts. */
+  postingsOf(term: string): { docs: number[]; tfs: number[] } | undefined {
+    const p = this.postings.get(term)
+    if (p === undefined) return undefined
+    const packed = unpack(p)
+    return { docs: packed.map(x => Math.floor(x / TF)), tfs: packed.map(x => x % TF) }
   }
 
   find(term: string) {
     const p = this.postings.get(term)
-    return p ? { df: p.docs.length, handle: p } : undefined
+    return p === undefined ? undefined : { df: typeof p === 'number' ? 1 : p.length, handle: p }
   }
 
   decode(handle: unknown, docs: Int32Array, tfs: Uint16Array, lens: Uint8Array, at: number): void {
-    const p = handle as LivePostings
-    for (let i = 0; i < p.docs.length; i++) {
-      docs[at + i] = this.from + p.docs[i]
-      tfs[at + i] = p.tfs[i]
-      lens[at + i] = lengthCode(this.lens[p.docs[i]])
+    const packed = unpack(handle as Postings)
+    for (let i = 0; i < packed.length; i++) {
+      const doc = Math.floor(packed[i] / TF)
+      docs[at + i] = this.from + doc
+      tfs[at + i] = packed[i] % TF
+      lens[at + i] = lengthCode(this.lens[doc])
     }
   }
 

@@ -6,10 +6,8 @@
 // again when the part's version changes. Scores come with their scale (what a document holding the
 // whole query would score), so search.ts sets them beside notes and messages.
 import { analyze, type QueryTerm } from './analyze'
+import { Bm25 } from './bm25'
 import type { Searchable, SearchableDoc } from '../part/runtime-part'
-
-const K1 = 1.2
-const B = 0.75
 
 export interface PartHit {
   doc: SearchableDoc
@@ -23,7 +21,7 @@ interface Index {
   /** term → (document, term frequency) */
   postings: Map<string, { n: number; tf: number }[]>
   lengths: number[]
-  avgdl: number
+  bm25: Bm25
 }
 
 function indexOf(s: Searchable): Index {
@@ -40,8 +38,8 @@ function indexOf(s: Searchable): Index {
     }
     lengths.push(tokens.length)
   })
-  const avgdl = Math.max(1, lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length))
-  return { version: s.version, docs: s.docs, postings, lengths, avgdl }
+  const bm25 = new Bm25(lengths.length, lengths.reduce((a, b) => a + b, 0))
+  return { version: s.version, docs: s.docs, postings, lengths, bm25 }
 }
 
 export class PartSearch {
@@ -69,11 +67,9 @@ function rankIndex(idx: Index, terms: readonly QueryTerm[]): PartHit[] {
   for (const { term, weight } of terms) {
     const list = idx.postings.get(term)
     const df = list?.length ?? 0
-    const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5))
-    scale += weight * idf
-    for (const { n, tf } of list ?? []) {
-      scores[n] += weight * idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * idx.lengths[n] / idx.avgdl))
-    }
+    const q = weight * idx.bm25.idf(df)
+    scale += q
+    for (const { n, tf } of list ?? []) scores[n] += idx.bm25.score(q, tf, idx.lengths[n])
   }
   const out: PartHit[] = []
   for (let n = 0; n < N; n++) if (scores[n] > 0) out.push({ doc: idx.docs[n], score: scores[n], scale: scale || 1 })

@@ -4,12 +4,11 @@
 // ("yes, every Sunday") is found through the question next to it. The author's name and the day
 // add their own weight. Candidates are the messages holding a term and their direct neighbours.
 import { analyze, type QueryTerm } from './analyze'
+import { Bm25 } from './bm25'
 import { LENGTHS } from './codec'
 import { dateTest, type DateMatch } from './dates'
 import type { Source } from './source'
 
-const K1 = 1.2
-const B = 0.75
 const NEAR = 0.5
 const FAR = 0.25
 /** the author's name counts as half a word */
@@ -44,8 +43,8 @@ export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o:
   const N = sources.reduce((n, s) => n + s.count, 0)
   const empty: RankResult = { hits: [], scale: 1, found: [] }
   if (!N) return empty
-  const avgdl = Math.max(1, sources.reduce((n, s) => n + s.totalLen, 0) / N)
-  const idf = (df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5))
+  const bm25 = new Bm25(N, sources.reduce((n, s) => n + s.totalLen, 0))
+  const idf = (df: number) => bm25.idf(df)
   const lists: TermList[] = []
   const found: string[] = []
   let scale = 0
@@ -68,12 +67,12 @@ export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o:
     const q = weight * idf(df)
     let ub = 0
     for (let i = 0; i < df; i++) {
-      const x = w[i] = q * tfs[i] * (K1 + 1) / (tfs[i] + K1 * (1 - B + B * LENGTHS[lens[i]] / avgdl))
+      const x = w[i] = bm25.score(q, tfs[i], LENGTHS[lens[i]])
       if (x > ub) ub = x
     }
     lists.push({ docs, w, ub })
   }
-  const speakers = matchSpeakers(sources, terms, N)
+  const speakers = matchSpeakers(sources, terms, bm25)
   const whoMax = speakers.size ? WHO * Math.max(...speakers.values()) : 0
   const dated = o.dates?.length ? datedDocs(sources, dateTest(o.dates)) : undefined
   const dateBonus = dated ? DATE * idf(dated.count) : 0
@@ -185,7 +184,7 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
 }
 
 /** Speakers whose name holds a query word, with the weight of being their message (by uid). */
-function matchSpeakers(sources: readonly Source[], terms: readonly QueryTerm[], N: number): Map<string, number> {
+function matchSpeakers(sources: readonly Source[], terms: readonly QueryTerm[], bm25: Bm25): Map<string, number> {
   const words = new Set(terms.filter(t => t.weight >= 0.5).map(t => t.term))
   const counts = new Map<string, number>()
   for (const s of sources) {
@@ -195,7 +194,7 @@ function matchSpeakers(sources: readonly Source[], terms: readonly QueryTerm[], 
     }
   }
   const out = new Map<string, number>()
-  for (const [uid, n] of counts) out.set(uid, Math.log(1 + (N - n + 0.5) / (n + 0.5)))
+  for (const [uid, n] of counts) out.set(uid, bm25.idf(n))
   return out
 }
 

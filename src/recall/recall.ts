@@ -1,8 +1,9 @@
 // A runtime's recall (SPEC §17, docs/recall.md): one index per conversation under
 // `<home>/recall/<conversation>/`, fed as the conversation appends entries, caught up from the
-// history's tail when first opened after a start, rebuilt from the whole history when missing,
-// unreadable or behind by more than the tail; the indexes open at once are few (an LRU), so
-// memory does not grow with the number of conversations either.
+// history's tail when first opened after a start (catch-up.ts), rebuilt from the whole history
+// when missing, unreadable or behind by more than the tail; the indexes open at once are few
+// (index-pool.ts), so memory does not grow with the number of conversations either. Once it
+// stops, recall neither opens an index nor writes a file.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_RECALL } from '../config/defaults'
@@ -13,7 +14,11 @@ import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { safeName } from '../util/safe-name'
-import { ConvIndex, DEFAULT_TUNING, type IndexTuning } from './conv-index'
+import { catchUpOf, onceEach } from './catch-up'
+import { ClosedAppends } from './closed-appends'
+import { ConvIndex } from './conv-index'
+import { IndexPool } from './index-pool'
+import { DEFAULT_TUNING, type IndexTuning } from './merge-policy'
 import { docsOf, type RecallDoc, type SelfName } from './docs'
 import { Embedder, type EmbedModel } from './embedder'
 import { MemorySearch } from './memory-search'
@@ -30,8 +35,6 @@ import { VectorStore } from './vectors'
 
 const QUIET: Logger = { debug() {}, info() {}, warn() {}, error() {} }
 
-/** indexes open at once per runtime */
-const MAX_OPEN = 16
 /** entries of the history's tail read to catch up after a start */
 const CATCH_UP = 2000
 
@@ -53,12 +56,10 @@ export class Recall implements RecallParts {
   readonly config: RecallConfig
   readonly memory: MemorySearch
   readonly embedder?: Embedder
-  private open = new Map<string, Promise<ConvIndex>>()
-  private closing = new Map<string, Promise<void>>()
+  private pool = new IndexPool(key => this.load(key))
   private caughtUp = new Set<string>()
-  /** messages appended to closed indexes' logs since they were last open, by conversation */
-  private appended = new Map<string, number>()
-  private appending = new Map<string, Promise<unknown>>()
+  /** messages appended to closed indexes' logs since they were last open */
+  private closedAppends = new ClosedAppends()
   private vectors = new WeakMap<ConvIndex, VectorStore>()
   /** appends not yet handed to the indexes (pending.ts): an append costs nothing on the turn's path */
   private pending: PendingAdds
@@ -81,6 +82,10 @@ export class Recall implements RecallParts {
   /** Reading a history again for the index: its bad lines were reported when the conversation loaded. */
   private side(): HistorySide {
     return this.deps.history(QUIET)
+  }
+
+  private get tuning(): IndexTuning {
+    return this.deps.tuning ?? DEFAULT_TUNING
   }
 
   now(): number {
@@ -133,7 +138,7 @@ export class Recall implements RecallParts {
    */
   add(key: string, entries: readonly Entry[]): void {
     if (!this.enabled || this.stopped || !entries.length) return
-    if (this.pending.push(key, entries) >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) void this.pending.takeNow(key)
+    if (this.pending.push(key, entries) >= this.tuning.liveMax) void this.pending.takeNow(key)
   }
 
   private addNow(key: string, entries: readonly Entry[]): Promise<unknown> | void {
@@ -145,50 +150,23 @@ export class Recall implements RecallParts {
       return failed(e)
     }
     if (!docs.length) return
-    if (this.open.has(key) || !this.caughtUp.has(key) || this.embedder) {
-      return this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
-    }
-    const n = (this.appended.get(key) ?? 0) + docs.length
-    this.appended.set(key, n)
-    const done = Promise.all([this.closing.get(key), this.appending.get(key)])
-      .then(() => ConvIndex.appendClosed(this.dir(key), docs))
-      .catch(failed)
-    this.appending.set(key, done)
-    done.finally(() => { if (this.appending.get(key) === done) this.appending.delete(key) })
+    const open = this.pool.has(key)
+    const caughtUp = this.caughtUp.has(key)
+    // stopping, no index opens: one never caught up finds these in its history at the next start
+    if (this.stopped && !open && !caughtUp) return
+    const opening = !this.stopped && (!caughtUp || !!this.embedder)
+    if (open || opening) return this.index(key).then(idx => idx.add(docs)).then(() => this.embedder?.schedule(key)).catch(failed)
+    const gone = () => this.caughtUp.delete(key)
+    const { waiting, done } = this.closedAppends.append(key, this.dir(key), docs, this.pool.closed(key), gone)
     // a segment's worth waits in the log: index it now
-    if (n >= (this.deps.tuning ?? DEFAULT_TUNING).liveMax) return this.index(key).catch(failed)
-    return done
+    if (waiting >= this.tuning.liveMax && !this.stopped) return done.then(() => this.index(key)).catch(failed)
+    return done.catch(failed)
   }
 
-  /** The open index of a conversation (opened, caught up or rebuilt on first use). */
+  /** The open index of a conversation (opened, caught up or rebuilt on first use); refused once recall stopped. */
   index(key: string): Promise<ConvIndex> {
     void this.pending.takeNow(key)
-    let p = this.open.get(key)
-    if (p) {
-      this.open.delete(key)
-      this.open.set(key, p)
-      return p
-    }
-    const loading = (async () => {
-      await this.closing.get(key)
-      return this.load(key)
-    })()
-    p = loading
-    loading.catch(() => { if (this.open.get(key) === loading) this.open.delete(key) })
-    this.open.set(key, loading)
-    while (this.open.size > MAX_OPEN) {
-      const [oldest, q] = this.open.entries().next().value!
-      this.open.delete(oldest)
-      this.closeLater(oldest, q)
-    }
-    return p
-  }
-
-  private closeLater(key: string, p: Promise<ConvIndex>): Promise<void> {
-    const done = p.then(idx => idx.close(), (): void => {})
-    this.closing.set(key, done)
-    done.finally(() => { if (this.closing.get(key) === done) this.closing.delete(key) })
-    return done
+    return this.pool.get(key)
   }
 
   private dir(key: string): string {
@@ -197,17 +175,16 @@ export class Recall implements RecallParts {
 
   private async load(key: string): Promise<ConvIndex> {
     const dir = this.dir(key)
-    await this.appending.get(key)
-    this.appended.delete(key)
+    await this.closedAppends.opening(key)
     let idx: ConvIndex
     let rebuild = false
     try {
-      idx = await ConvIndex.open(dir, this.view.logger, this.deps.tuning ?? DEFAULT_TUNING)
+      idx = await ConvIndex.open(dir, this.view.logger, this.tuning)
     } catch (e) {
       if (!(e instanceof CorruptIndex)) throw e
       this.view.logger.warn('recall: the index of %s is unreadable (%s); it is made again from the history', key, e.message)
       await rm(dir, { recursive: true, force: true })
-      idx = await ConvIndex.open(dir, this.view.logger, this.deps.tuning ?? DEFAULT_TUNING)
+      idx = await ConvIndex.open(dir, this.view.logger, this.tuning)
       rebuild = true
     }
     if (this.embedder) {
@@ -224,30 +201,12 @@ export class Recall implements RecallParts {
     return idx
   }
 
-  /**
-   * After a start: the messages the history has beyond the index, from its tail. The index's newest
-   * messages must be the history's, in the same order, as far back as both go; else the history
-   * was reset or migrated behind its back, the index fell behind by more than the tail, or messages
-   * it was told while closed went after some it never got (a crash), and it is made again. The
-   * index may also be ahead: what it was told is not written to the history yet.
-   */
+  /** After a start: the messages the history has beyond the index, from its tail (catch-up.ts). */
   private async catchUp(key: string, idx: ConvIndex): Promise<void> {
     const tail = await this.side().peek(key, CATCH_UP)
-    const seen = new Set<string>()
-    const history = this.docs(key, tail.entries).filter(d => !seen.has(d.k) && !!seen.add(d.k))
-    if (!idx.count) return tail.more ? void this.rebuild(key, idx) : idx.add(history)
-    if (!history.length && !tail.more) return
-    const keys = history.map(d => d.k)
-    const newest = idx.newestKeys()
-    const agree = (h: number, n: number) => {
-      for (; h >= 0 && n >= 0; h--, n--) if (keys[h] !== newest[n]) return false
-      return true
-    }
-    const a = keys.lastIndexOf(newest[newest.length - 1])
-    if (a >= 0 && agree(a, newest.length - 1)) return idx.add(history.slice(a + 1))
-    const b = newest.lastIndexOf(keys[keys.length - 1])
-    if (b >= 0 && agree(keys.length - 1, b)) return
-    void this.rebuild(key, idx)
+    const next = catchUpOf(idx.newestKeys(), onceEach(this.docs(key, tail.entries)), tail.more)
+    if (next === 'rebuild') void this.rebuild(key, idx)
+    else if (next !== 'agreed') await idx.add(next.add)
   }
 
   private rebuild(key: string, idx: ConvIndex): Promise<void> {
@@ -284,13 +243,9 @@ export class Recall implements RecallParts {
 
   /** A part of the index did not read while searching: it is made again from the history. */
   repair(key: string, e: Error): void {
-    const p = this.open.get(key)
-    if (!p) return
+    if (!this.pool.drop(key, () => rm(this.dir(key), { recursive: true, force: true }))) return
     this.view.logger.warn('recall: the index of %s is unreadable (%s); it is made again from the history', key, e.message)
-    this.open.delete(key)
     this.caughtUp.delete(key)
-    const closed = this.closeLater(key, p).then((): Promise<void> => rm(this.dir(key), { recursive: true, force: true }))
-    this.closing.set(key, closed)
   }
 
   /** The conversation's history was reset: its index forgets it. */
@@ -303,23 +258,27 @@ export class Recall implements RecallParts {
   /** Resolves when every index has done what was asked so far (tests, the benchmark). */
   async idle(): Promise<void> {
     await this.written()
-    for (const p of [...this.open.values()]) await (await p.catch((): undefined => undefined))?.idle()
+    await this.pool.each(idx => idx.idle())
     await this.embedder?.idle()
   }
 
   /** Resolves when every append so far is in an index or its log (Runtime.written). */
   async written(): Promise<void> {
     await this.pending.flush()
-    await Promise.all(this.appending.values())
-    for (const p of [...this.open.values()]) await (await p.catch((): undefined => undefined))?.idle()
+    await this.closedAppends.idle()
+    await this.pool.each(idx => idx.idle())
   }
 
+  /**
+   * Refuses new appends at once; hands the waiting batches to the open indexes and the logs of
+   * those caught up (no index opens: the others find theirs in the history at the next start),
+   * then closes every index and waits for every write. Nothing is written after.
+   */
   async stop(): Promise<void> {
     this.stopped = true
     await this.pending.flush()
     await this.embedder?.stop()
-    const open = [...this.open]
-    this.open.clear()
-    await Promise.all([...open.map(([key, p]) => this.closeLater(key, p)), ...this.closing.values(), ...this.appending.values()])
+    await this.pool.close()
+    await this.closedAppends.idle()
   }
 }

@@ -191,11 +191,11 @@ export async function writeLive(live: LiveBuffer, path: string): Promise<number>
   const w = await SegmentWriter.create(path, live.from, live.count, live.speakers.map(s => ({ ...s })))
   try {
     for (let i = 0; i < live.count; i++) await w.doc(utf8.encode(encodeDoc(live.docs[i])), live.ats[i], live.who[i])
-    const terms = [...live.postings.keys()].map(term => ({ term, hash: termHash(term) })).sort(termOrder)
+    const terms = live.termList().map(term => ({ term, hash: termHash(term) })).sort(termOrder)
     await w.beginTerms(terms.length)
     const b = new ByteWriter()
     for (const { term, hash } of terms) {
-      const p = live.postings.get(term)!
+      const p = live.postingsOf(term)!
       b.clear()
       let prev = -1
       for (let i = 0; i < p.docs.length; i++) {

@@ -1,37 +1,30 @@
 // The sticker library of a runtime (SPEC §19, docs/stickers.md): a folder of images `<name>.png|gif|
 // jpg|jpeg|webp`, each with an optional label file `<name>.json`, and the state file beside them
-// (state-book.ts). The folder is read again only when something in it changed (the folder's mtime,
-// or a file's size or mtime), and only the files that changed are read; an image is known by the
-// sha256 of its bytes, so the same image under two names is one sticker (the first name wins).
-// Nothing in the folder can break it: a file that is not an image, too big, badly named or
-// unreadable is left out with one log line, a bad label file leaves the sticker usable by name.
+// (state-book.ts). The folder is looked at before turns (sticker-folder.ts: only what changed is
+// read again) and its stickers made from what is known of the files (catalog.ts); an image is
+// known by the sha256 of its bytes, so the same image under two names is one sticker (the first
+// name wins). Here: the library's API, its queue of scans, and the changes the owner and the
+// learner make (states, labels, added and removed images).
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
-import { extname, join } from 'node:path'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { extensionOf, sniffMediaType } from '../resources/media-type'
 import { atomicWrite } from '../util/atomic-write'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
-import { Limiter } from '../util/limiter'
 import { SerialQueue } from '../util/serial-queue'
-import { labelText, parseLabel, type Label } from './label'
+import { catalogOf, EMPTY_CATALOG, type Catalog } from './catalog'
+import { labelText, type Label } from './label'
 import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './state-book'
+import { IMAGE_TYPES, MAX_STICKER_BYTES, STICKER_NAME } from './sticker-files'
+import { ReportOnce, StickerFolder } from './sticker-folder'
 import type { Sticker, StickerShelf } from './types'
 
-export const IMAGE_EXTENSIONS = new Set(['.png', '.gif', '.jpg', '.jpeg', '.webp'])
-const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
-/** larger images are left out (a 30 MB GIF is no sticker, and the platforms refuse it) */
-export const MAX_STICKER_BYTES = 10 << 20
-/** label files past this are not read */
-const MAX_LABEL_BYTES = 64 << 10
-/** images in a library at most (the first by name); the rest are left out with one log line */
-export const MAX_STICKERS = 5000
-/** files read at once: a first scan of a big library must not hold hundreds of images in memory */
-const READS_AT_ONCE = 8
+export { IMAGE_EXTENSIONS, MAX_STICKER_BYTES } from './sticker-files'
+export { MAX_STICKERS } from './sticker-folder'
+
 /** the folder is looked at no more often than this (a busy bot starts many turns a second) */
 const CHECK_EVERY_MS = 2000
-/** a name the mind can write in <sticker name="…"/>: no quotes, brackets, ampersands or control characters */
-const NAME = /^[^\s"<>&\\/\p{Cc}](?:[^"<>&\\/\p{Cc}]{0,62}[^\s"<>&\\/\p{Cc}])?$/u
 
 export interface StickerLibraryOptions {
   dir: string
@@ -41,26 +34,6 @@ export interface StickerLibraryOptions {
   checkEveryMs?: number
 }
 
-interface FileMark {
-  size: number
-  mtimeMs: number
-}
-
-interface ImageFile extends FileMark {
-  sha256?: string
-  mediaType?: string
-  /** why it is left out */
-  problem?: string
-}
-
-interface LabelFile extends FileMark {
-  label?: Label
-  problem?: string
-}
-
-const sizeText = (n: number) => n >= 1 << 20 ? `${(n / 1048576).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`
-const same = (a: FileMark | undefined, b: FileMark) => !!a && a.size === b.size && a.mtimeMs === b.mtimeMs
-
 export class StickerLibrary implements StickerShelf {
   readonly dir: string
   readonly state: StateBook
@@ -68,24 +41,19 @@ export class StickerLibrary implements StickerShelf {
   version = 0
   /** called after a scan that changed the library (the labeller looks for unlabelled stickers) */
   onScan?: () => void
-  private images = new Map<string, ImageFile>()
-  private labels = new Map<string, LabelFile>()
-  private files: string[] = []
-  private all: Sticker[] = []
-  private names = new Map<string, Sticker>()
-  private hashes = new Map<string, Sticker>()
-  private dirMark = ''
+  private catalog: Catalog = EMPTY_CATALOG
+  private folder: StickerFolder
+  private report: ReportOnce
   private checked = -Infinity
-  private signature = ''
   private queue = new SerialQueue()
-  private reported = new Set<string>()
-  private reads = new Limiter(READS_AT_ONCE)
   private readonly maxBytes: number
 
   constructor(private o: StickerLibraryOptions) {
     this.dir = o.dir
     this.maxBytes = o.maxBytes ?? MAX_STICKER_BYTES
     this.state = new StateBook(join(o.dir, STATE_FILE), o.logger)
+    this.report = new ReportOnce(o.logger)
+    this.folder = new StickerFolder(o.dir, this.maxBytes, this.report)
   }
 
   /**
@@ -99,8 +67,7 @@ export class StickerLibrary implements StickerShelf {
       return this.scan()
     }
     return this.queue.run(async () => {
-      const st = await stat(this.dir).catch((): undefined => undefined)
-      if ((st?.isDirectory() ? `${st.mtimeMs}` : '') !== this.dirMark) await this.scanNow().catch(() => { this.checked = -Infinity })
+      if (await this.folder.moved()) await this.scanNow().catch(() => { this.checked = -Infinity })
     })
   }
 
@@ -110,152 +77,50 @@ export class StickerLibrary implements StickerShelf {
       try {
         await this.scanNow()
       } catch (e: any) {
-        this.report(`scan:${e?.message}`, 'warn', 'stickers: the folder %s could not be read: %s', this.dir, e?.message ?? e)
+        this.report.say(`scan:${e?.message}`, 'warn', 'stickers: the folder %s could not be read: %s', this.dir, e?.message ?? e)
       }
     })
   }
 
   private async scanNow(): Promise<void> {
-    const st = await stat(this.dir).catch((e: any) => e?.code === 'ENOENT' ? undefined : Promise.reject(e))
-    if (!st?.isDirectory()) {
-      this.report('missing', 'info', `stickers: %s ${st ? 'is not a folder' : 'does not exist (yet)'}: no stickers`, this.dir)
-      this.files = []
-      this.dirMark = ''
-    } else {
-      this.reported.delete('missing')
-      const mark = `${st.mtimeMs}`
-      if (mark !== this.dirMark) {
-        const entries = await readdir(this.dir, { withFileTypes: true })
-        this.files = entries.filter(e => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith('.')).map(e => e.name).sort()
-        this.dirMark = mark
-      }
-    }
-    let images = this.files.filter(f => IMAGE_EXTENSIONS.has(extname(f).toLowerCase()))
-    if (images.length > MAX_STICKERS) {
-      this.report(`many:${images.length}`, 'warn', 'stickers: %s holds %d images; the first %d by name are the library', this.dir, images.length, MAX_STICKERS)
-      images = images.slice(0, MAX_STICKERS)
-    }
-    const labelNames = new Set(this.files.filter(f => extname(f).toLowerCase() === '.json').map(f => f.slice(0, -5)))
-    await Promise.all([
-      ...images.map(f => this.reads.run(() => this.readImage(f))),
-      ...[...labelNames].map(n => this.reads.run(() => this.readLabel(n))),
-      this.state.refresh(),
-    ])
-    for (const f of [...this.images.keys()]) if (!images.includes(f)) this.images.delete(f)
-    for (const n of [...this.labels.keys()]) if (!labelNames.has(n)) this.labels.delete(n)
-    this.build(images)
-  }
-
-  private async readImage(file: string): Promise<void> {
-    const path = join(this.dir, file)
-    const st = await stat(path).catch((): undefined => undefined)
-    if (!st?.isFile()) return void this.images.delete(file)
-    const mark = { size: st.size, mtimeMs: st.mtimeMs }
-    if (same(this.images.get(file), mark)) return
-    const got: ImageFile = { ...mark }
-    this.images.set(file, got)
-    if (st.size > this.maxBytes) {
-      got.problem = `is ${sizeText(st.size)}, over the ${sizeText(this.maxBytes)} a sticker may have`
-    } else if (!NAME.test(file.slice(0, -extname(file).length))) {
-      got.problem = 'has a name <sticker name="…"/> cannot hold (quotes, <, >, &, slashes, control characters, edge spaces, over 64 characters)'
-    } else {
-      try {
-        const data = await readFile(path)
-        const type = sniffMediaType(data)
-        if (!type || !IMAGE_TYPES.has(type)) got.problem = `is not a PNG, GIF, JPEG or WebP image (${type ?? 'unrecognised bytes'})`
-        else Object.assign(got, { sha256: createHash('sha256').update(data).digest('hex'), mediaType: type })
-      } catch (e: any) {
-        got.problem = `could not be read (${e?.message ?? e})`
-      }
-    }
-    if (got.problem) this.report(`image:${file}:${mark.size}:${mark.mtimeMs}`, 'warn', 'stickers: %s %s; it is left out', path, got.problem)
-  }
-
-  private async readLabel(name: string): Promise<void> {
-    const path = join(this.dir, `${name}.json`)
-    const st = await stat(path).catch((): undefined => undefined)
-    if (!st?.isFile()) return void this.labels.delete(name)
-    const mark = { size: st.size, mtimeMs: st.mtimeMs }
-    if (same(this.labels.get(name), mark)) return
-    let got: LabelFile
-    if (st.size > MAX_LABEL_BYTES) got = { ...mark, problem: `is ${st.size} bytes, over the ${MAX_LABEL_BYTES} a label file may have` }
-    else {
-      const parsed = await readFile(path, 'utf8').then(parseLabel, (e: any) => ({ problem: `could not be read (${e?.message ?? e})` }))
-      got = { ...mark, ...parsed }
-    }
-    this.labels.set(name, got)
-  }
-
-  /** The stickers from what is known of the files: sorted by file name, the first of a name or of an image wins. */
-  private build(images: string[]): void {
-    const all: Sticker[] = []
-    const names = new Map<string, Sticker>()
-    const hashes = new Map<string, Sticker>()
-    for (const file of images) {
-      const img = this.images.get(file)
-      if (!img?.sha256 || !img.mediaType) continue
-      const name = file.slice(0, -extname(file).length)
-      const had = names.get(name) ?? hashes.get(img.sha256)
-      if (had) {
-        const why = names.has(name) ? 'has the name of' : 'is the same image as'
-        this.report(`dup:${file}:${img.sha256}:${had.path}`, 'info', 'stickers: %s %s %s; that one is the sticker', join(this.dir, file), why, had.path)
-        continue
-      }
-      const rec = this.state.get(img.sha256)
-      const lf = this.labels.get(name)
-      const sticker: Sticker = {
-        name, path: join(this.dir, file), mediaType: img.mediaType, sha256: img.sha256, size: img.size, mtimeMs: img.mtimeMs,
-        ...lf?.label, ...(lf?.problem ? { labelProblem: lf.problem } : {}),
-        state: rec?.state ?? 'approved', uses: rec?.uses ?? 0, ...(rec?.lastUsed ? { lastUsed: rec.lastUsed } : {}),
-        source: rec?.source ?? { kind: 'owner' },
-      }
-      if (lf?.problem) {
-        const path = join(this.dir, `${name}.json`)
-        this.report(`label:${name}:${lf.size}:${lf.mtimeMs}`, 'warn', 'stickers: the label file %s %s; the sticker works by its name', path, lf.problem)
-      }
-      all.push(sticker)
-      names.set(name, sticker)
-      hashes.set(img.sha256, sticker)
-    }
-    all.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-    this.all = all
-    this.names = names
-    this.hashes = hashes
-    const signature = JSON.stringify(all.map(s => [s.name, s.sha256, s.description, s.tags, s.state, s.labelProblem, s.path]))
-    if (signature === this.signature) return
-    this.signature = signature
+    const [images] = await Promise.all([this.folder.read(), this.state.refresh()])
+    const { folder } = this
+    const catalog = catalogOf({ dir: this.dir, images, known: folder.images, labels: folder.labels, state: this.state, report: this.report })
+    const changed = catalog.signature !== this.catalog.signature
+    this.catalog = catalog
+    if (!changed) return
     this.version++
     this.onScan?.()
   }
 
   /** Every sticker, any state, sorted by name. */
   list(): readonly Sticker[] {
-    return this.all
+    return this.catalog.all
   }
 
   /** The approved stickers, sorted by name: what the mind may send. */
   approved(): Sticker[] {
-    return this.all.filter(s => s.state === 'approved')
+    return this.catalog.all.filter(s => s.state === 'approved')
   }
 
   /** Stickers with no label file at all (a bad one is the owner's to mend): for the vision model. */
   unlabelled(): Sticker[] {
-    return this.all.filter(s => s.state !== 'banned' && !this.labels.has(s.name))
+    return this.catalog.all.filter(s => s.state !== 'banned' && !this.folder.labels.has(s.name))
   }
 
   byName(name: string): Sticker | undefined {
-    const s = this.names.get(name.trim())
+    const s = this.catalog.names.get(name.trim())
     return s?.state === 'approved' ? s : undefined
   }
 
   /** Any state, banned included (an inbound image that is a banned sticker is still recognised). */
   byHash(sha256: string): Sticker | undefined {
-    return this.hashes.get(sha256)
+    return this.catalog.hashes.get(sha256)
   }
 
   /** A sticker by name in any state (the console, the sticker:// scheme). */
   named(name: string): Sticker | undefined {
-    return this.names.get(name)
+    return this.catalog.names.get(name)
   }
 
   bytes(sticker: Sticker): Promise<Buffer> {
@@ -264,7 +129,7 @@ export class StickerLibrary implements StickerShelf {
 
   used(sticker: Sticker, at: number): void {
     this.state.use(sticker.sha256, sticker.name, at)
-    const s = this.hashes.get(sticker.sha256)
+    const s = this.catalog.hashes.get(sticker.sha256)
     for (const x of new Set([sticker, s])) if (x) Object.assign(x, { uses: (x.uses ?? 0) + 1, lastUsed: at })
   }
 
@@ -290,17 +155,17 @@ export class StickerLibrary implements StickerShelf {
     const type = sniffMediaType(data)
     if (!type || !IMAGE_TYPES.has(type)) throw new Error(`not a PNG, GIF, JPEG or WebP image (${type ?? 'unrecognised bytes'})`)
     if (data.length > this.maxBytes) throw new Error(`${data.length} bytes, over the ${this.maxBytes} a sticker may have`)
-    if (!NAME.test(name)) throw new Error(`"${name}" cannot be a sticker's name`)
+    if (!STICKER_NAME.test(name)) throw new Error(`"${name}" cannot be a sticker's name`)
     await this.queue.idle()
     const sha256 = createHash('sha256').update(data).digest('hex')
-    const had = this.hashes.get(sha256)
+    const had = this.catalog.hashes.get(sha256)
     if (had) return had
-    if (this.names.has(name)) throw new Error(`a sticker is named "${name}" already`)
+    if (this.catalog.names.has(name)) throw new Error(`a sticker is named "${name}" already`)
     this.state.set(sha256, { name, state: o.state, source: o.source })
     await this.state.idle()
     await atomicWrite(join(this.dir, `${name}${extensionOf(type)}`), data)
     await this.scan()
-    const got = this.hashes.get(sha256)
+    const got = this.catalog.hashes.get(sha256)
     if (!got) throw new Error(`"${name}" was written but is not in the library`)
     return got
   }
@@ -323,13 +188,5 @@ export class StickerLibrary implements StickerShelf {
   async stop(): Promise<void> {
     await this.queue.idle()
     await this.state.stop()
-  }
-
-  /** Logs once per key (a file's problem is keyed by its size and mtime: a changed file is looked at again). */
-  private report(key: string, level: 'info' | 'warn', format: string, ...args: unknown[]): void {
-    if (this.reported.has(key)) return
-    if (this.reported.size > 10_000) this.reported.clear()
-    this.reported.add(key)
-    this.o.logger[level](format, ...args)
   }
 }
