@@ -2,7 +2,7 @@
 // host"; issue 36 findings 1 and 2). koishi-plugin-adapter-onebot 6.9.4 reads a `file:` source of
 // `<file>` on the host and hands `<img>` sources to NapCat as `file=` (NapCat reads them from its
 // own disk); @satorijs/adapter-qq's passive replies carry a session, with which Koishi renders
-// components (`<execute>` runs a command). plugin-mock's view: tests/send-safety.spec.ts.
+// components (`<execute>` runs a command). plugin-mock's view: tests/tools/send-safety.spec.ts.
 import { expect } from 'chai'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

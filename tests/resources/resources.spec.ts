@@ -182,7 +182,7 @@ describe('resources through a running runtime', function () {
   })
 
   it('without Koishi\'s http plugin an asset is fetched with plain fetch, with the same cap', async () => {
-    // plain fetch follows http.allowPrivate (tests/faults/inbound-media.spec.ts); this server is on loopback
+    // plain fetch follows http.allowPrivate (tests/resources/inbound-media-faults.spec.ts); this server is on loopback
     h = await Harness.start({ http: false, profile: { http: { enabled: false, allowPrivate: true } } })
     h.server.fallback({ toolCalls: [call('finish', {})] })
     const { server, base } = await serve((url, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })

@@ -128,7 +128,7 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     await h.settled()
     expect(String(messagesOf(h.server.requests[2])[0].content)).to.contain(`- ${name} — A frog giving a thumbs up.`)
     expect(rt.stickers!.byName(name)).to.include({ state: 'approved' })
-    // sent with NapCat's sticker mark and the learned file's bytes (tests/onebot-stickers.spec.ts checks the mark's source)
+    // sent with NapCat's sticker mark and the learned file's bytes (tests/koishi/onebot-stickers.spec.ts checks the mark's source)
     const [image] = h.napcat.sent.flatMap(m => m.segments).filter(g => g.type === 'image')
     expect(image.data).to.include({ sub_type: 1, summary: '[动画表情]', file: `base64://${FROG.toString('base64')}` })
 

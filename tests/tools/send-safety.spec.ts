@@ -1,7 +1,7 @@
 // What send_message lets out (SPEC §22 "What it sends cannot reach the host", §4.1 as amended; issue 36
 // findings 1, 2 and 9), through Koishi with plugin-mock: the bot receives no host path, no raw adapter
 // element, no component, no script link; media leave as inline data; the tool's result says what was
-// removed and why. The same through the real adapters: tests/send-safety-platforms.spec.ts.
+// removed and why. The same through the real adapters: tests/koishi/send-safety-platforms.spec.ts.
 import { expect } from 'chai'
 import { Harness, call } from '../support/harness'
 import { toolResultsOf } from '../support/fake-openai'

@@ -1,6 +1,6 @@
 // <sticker name> in send_message (SPEC §19 "What the mind sends"), against a hand-written host and a
 // shelf double: the image the tool makes for the edge, the turn's cap held by code, what is dropped
-// and reported, what counts as used. The wire (NapCat's sub_type/summary) is tests/onebot-stickers.spec.ts.
+// and reported, what counts as used. The wire (NapCat's sub_type/summary) is tests/koishi/onebot-stickers.spec.ts.
 import { expect } from 'chai'
 import h from '@satorijs/element'
 import { sendMessageTool } from '../../src/tools/send-message'
