@@ -3,7 +3,7 @@
 // other bots, names, cooldown, perUser and the judge.
 import { expect } from 'chai'
 import { Harness, call, typingBetween } from '../support/harness'
-import { FakeOpenAI, toolResultsOf } from '../support/fake-openai'
+import { FakeOpenAI, lastUserText, toolResultsOf } from '../support/fake-openai'
 import { readHistoryWhen, requestText } from '../support/faults'
 
 const say = (...messages: string[]) => call('send_message', { messages })
@@ -271,6 +271,11 @@ describe('attention and timing in busy chats (SPEC §15)', function () {
       h.server.script({ toolCalls: [call('finish', {})] })
       await h.client('alice', 'room1').receive('who wants pizza tonight')
       await h.server.waitForRequests(1)
+      // the judge model was asked about this message, once, and the turn is about it
+      expect(judge.requests).to.have.length(1)
+      expect(requestText(judge.requests[0])).to.include('who wants pizza tonight')
+      expect(judge.requests[0].body.model).to.equal('tiny')
+      expect(lastUserText(h.server.requests[0])).to.include('who wants pizza tonight')
     })
 
     it('never answers: after 1,500 ms that is a no', async () => {

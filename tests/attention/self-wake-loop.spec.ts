@@ -3,12 +3,10 @@
 // however long nobody writes, across a restart too; a person writing opens it again; the cooldown
 // delays a wait's wake (never drops it); other bots and ignored users neither fill a wait nor wake.
 import { expect } from 'chai'
-import { install } from '@sinonjs/fake-timers'
 import { Harness, call, NO_DEBOUNCE, NO_TYPING, typingBetween, type HarnessOptions } from '../support/harness'
 import { messagesOf, toolResultsOf, type RecordedRequest } from '../support/fake-openai'
 import { readHistoryWhen } from '../support/faults'
-
-type InstalledClock = ReturnType<typeof install>
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 
 /** A model that looks around and then waits a second, at every wake. */
 function looping(req: RecordedRequest) {
@@ -25,15 +23,12 @@ describe('loops cost nothing (SPEC §22)', function () {
   this.timeout(30000)
   let h: Harness
   let clock: InstalledClock | undefined
-  afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
-    await h?.stop()
-  })
+  const installClock = fakeClock()
+  afterEach(async () => { await h?.stop() })
 
   async function start(o: HarnessOptions = {}) {
     h = await Harness.start({ profile: { typing: NO_TYPING }, ...o })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
   }
 
   /** Lets `seconds` of faked time pass, a second at a time, each wake's turn run to its end. */

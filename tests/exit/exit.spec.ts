@@ -11,10 +11,11 @@ import { AssetStore } from '../../src/resources/schemes/asset-store'
 import { artifactScheme } from '../../src/resources/schemes/artifact'
 import type { Tool } from '../../src/contract/tool'
 import { presentRead } from '../../src/tools/read-output'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const B64 = PNG.toString('base64')
-const LINE = /^\[attachment: artifact:\/\/probe\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/
+const LINE = new RegExp(`^\\[attachment: artifact://probe/[0-9a-f]{20}\\.png; image/png; ${PNG.length} bytes; 1x1\\]$`)
 const plain: Tool = { description: '', inputSchema: z.any(), execute: async () => null }
 const readLike: Tool = { ...plain, present: presentRead }
 
@@ -132,26 +133,26 @@ describe('unified exit (SPEC §7)', function () {
   it('a read file result is stored; an unchanged asset keeps its URL, changed bytes become a new artifact', async () => {
     const assets = ctx.stores.assets
     const id = await assets.register(`data:image/png;base64,${B64}`)
-    const same = await exitToolResult(readLike, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    const same = await exitToolResult(readLike, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: B64, byteLength: PNG.length }, { ...ctx, tool: 'read' })
     expect(same.attachments[0].url).to.equal(`asset://${id}`)
-    expect((same.output as any).value).to.equal(`[attachment: asset://${id}; image/png; 70 bytes; 1x1]`)
+    expect((same.output as any).value).to.equal(`[attachment: asset://${id}; image/png; ${PNG.length} bytes; 1x1]`)
     const changed = Buffer.concat([PNG, Buffer.from([0])]).toString('base64')
     const other = await exitToolResult(readLike, {}, { kind: 'file', url: `asset://${id}`, mediaType: 'image/png', data: changed, byteLength: 71 }, { ...ctx, tool: 'read' })
     expect(other.attachments[0].url).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.png$/)
-    const local = await exitToolResult(readLike, {}, { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }, { ...ctx, tool: 'read' })
+    const local = await exitToolResult(readLike, {}, { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: PNG.length }, { ...ctx, tool: 'read' })
     expect(local.attachments[0].url).to.match(/^artifact:\/\/read\//)
   })
 
   it('the exit knows no tool by name: a tool presents its own result with the exit\'s services', async () => {
     // named 'read', but without read's presenter: shown as plain JSON, the file node attached
-    const file = { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: 70 }
+    const file = { kind: 'file', url: 'local://dot.png', mediaType: 'image/png', data: B64, byteLength: PNG.length }
     const asRead = await exitToolResult(plain, {}, file, { ...ctx, tool: 'read' })
     expect(asRead.output.type).to.equal('json')
     expect((asRead.output as any).value).to.match(/^\[attachment: artifact:\/\/read\//)
     // any tool may present: here an MCP-like result whose image keeps the lifetime it chose
     const mcpLike: Tool = { ...plain, present: async (out: any, _input, exit) => ({ type: 'text', value: [out.text, await exit.attach(asMediaNode(out.image), 'retain')].join('\n') }) }
     const r = await exitToolResult(mcpLike, {}, { text: 'chart:', image: { type: 'image', data: B64, mimeType: 'image/png' } }, { ...ctx, tool: 'charts_draw' })
-    expect((r.output as any).value.split('\n')[1]).to.match(/^\[attachment: artifact:\/\/charts_draw\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/)
+    expect((r.output as any).value.split('\n')[1]).to.match(new RegExp(`^\\[attachment: artifact://charts_draw/[0-9a-f]{20}\\.png; image/png; ${PNG.length} bytes; 1x1\\]$`))
     expect(r.attachments).to.have.length(1)
     expect(r.attachments[0].lifetime).to.equal('retain')
     // read's presenter takes the call's lifetime
@@ -177,7 +178,7 @@ describe('unified exit (SPEC §7)', function () {
       body += page.text
       next = page.continueUrl
     }
-    const readable = JSON.stringify({ ...value, rows: value.rows.map(row => row.image ? { ...row, image: (r.attachments[0] && `[attachment: ${r.attachments[0].url}; image/png; 70 bytes; 1x1]`) } : row) }, null, 2)
+    const readable = JSON.stringify({ ...value, rows: value.rows.map(row => row.image ? { ...row, image: (r.attachments[0] && `[attachment: ${r.attachments[0].url}; image/png; ${PNG.length} bytes; 1x1]`) } : row) }, null, 2)
     expect(body).to.equal(readable)
     const original = await scheme.read(`${url}?view=original`, { whole: true, maxBytes: 1 << 25 }) as any
     expect(JSON.parse(original.text)).to.deep.equal(JSON.parse(readable))

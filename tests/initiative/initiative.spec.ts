@@ -18,6 +18,7 @@ import { systemClock } from '../../src/util/clock'
 import { Harness, call, NO_TYPING } from '../support/harness'
 import { conversationSummaries } from '../../src/console-data/summary'
 import { lastUserText } from '../support/fake-openai'
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 
 const H = 3_600_000
 const MIN = 60_000
@@ -73,7 +74,7 @@ describe('initiative: the schedule', () => {
 })
 
 describe('initiative: the part, with a fake clock', function () {
-  let clock: ReturnType<typeof install> | undefined
+  let clock: InstalledClock | undefined
   let home: string
   let parts: InitiativePart[] = []
   let requests: { channel: string; at: number; note: string }[]
@@ -197,16 +198,13 @@ describe('initiative: config', () => {
 
 describe('initiative: an idle turn through the plugin', function () {
   let h: Harness
-  let clock: ReturnType<typeof install> | undefined
-  afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
-    await h?.stop()
-  })
+  let clock: InstalledClock | undefined
+  const installClock = fakeClock()
+  afterEach(async () => { await h?.stop() })
   it('wakes a quiet group with its note; finish sends nothing; the status shows the next wake', async () => {
     const initiative = { enabled: true, idleMinutes: 10, jitter: 0, activeHours: '00:00-24:00', timezone: 'UTC' }
     h = await Harness.start({ profile: { typing: NO_TYPING, initiative } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice', 'room1').receive('anyone around?')
     await h.settled()

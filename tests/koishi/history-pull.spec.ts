@@ -13,6 +13,7 @@ import { EntryTail } from '../../src/runtime/entry-tail'
 import { seg } from '../support/fakes/onebot'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText } from '../support/fake-openai'
+import { until } from '../support/app-waits'
 
 const GROUP = 555
 const mention = (text: string) => [seg.at(10001), seg.text(` ${text}`)]
@@ -36,14 +37,6 @@ async function stored(h: OneBotHarness, channel: string, n: number): Promise<Fac
   }, `${n} facts in ${channel}`)
   await drained(h)
   return facts
-}
-
-async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
-  const start = Date.now()
-  while (!await cond()) {
-    if (Date.now() - start > 8000) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(r => setTimeout(r, 10))
-  }
 }
 
 const historyCalls = (h: OneBotHarness, action = 'get_group_msg_history') => h.napcat.calls.filter(c => c.action === action)

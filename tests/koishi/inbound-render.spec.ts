@@ -12,8 +12,9 @@ import { renderElements, type ForwardedMessage, type RenderKit } from '../../src
 import { humanSize } from '../../src/koishi/inbound/file'
 import { onebotForward } from '../../src/koishi/onebot/forward'
 import { install } from '@sinonjs/fake-timers'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const ASSET = /asset:\/\/[0-9a-f-]{36}/g
 const QQ_PIC = 'https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=EhQ&rkey=CAQSKAB'
 

@@ -5,8 +5,9 @@ import { z } from 'zod'
 import { Harness, call, FAST_TYPING } from '../support/harness'
 import { lastUserText, messagesOf, toolNamesOf, toolResultsOf } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 
 describe('history, configuration and the service', function () {
   let h: Harness

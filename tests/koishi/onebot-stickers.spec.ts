@@ -7,8 +7,6 @@
 // plain image other platforms get.
 import { expect } from 'chai'
 import { createHash } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,6 +16,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
 import { Harness } from '../support/harness'
 import { tinyPng } from '../support/tiny-png'
+import { MediaServer } from '../support/media-server'
 
 const GROUP = 555
 /** a real 1×1 GIF */
@@ -108,17 +107,16 @@ describe('onebot: stickers sent and seen', function () {
   })
 
   describe('seen', () => {
-    let media: Server
+    let media: MediaServer
     let base: string
     before(async () => {
-      media = createServer((req, res) => {
+      media = await MediaServer.start((req, res) => {
         const body = req.url?.startsWith('/cat') ? CAT : UGLY
         res.writeHead(200, { 'content-type': 'image/png' }).end(body)
       })
-      await new Promise<void>(r => media.listen(0, '127.0.0.1', r))
-      base = `http://127.0.0.1:${(media.address() as AddressInfo).port}`
+      base = media.base
     })
-    after(() => new Promise<void>(r => media.close(() => r())))
+    after(() => media.close())
 
     const reads = async (segment: ReturnType<typeof seg.sticker>) => {
       h.server.script({ toolCalls: [call('finish', {})] })

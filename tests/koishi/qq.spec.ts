@@ -9,8 +9,8 @@ import { QQHarness } from '../support/qq-harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
 import { call } from '../support/harness'
 import { silkWithout02, tone, wav } from '../support/audio-fixtures'
+import { until } from '../support/app-waits'
 
-const realSetTimeout = globalThis.setTimeout
 const MIN = 60_000
 
 async function post(fake: FakeQQ, path: string, body: unknown, token = fake.accessToken) {
@@ -31,12 +31,6 @@ async function gatewayBot(fake: FakeQQ, intents = 1 << 25) {
   const frames: any[] = []
   const ws = new WebSocket(fake.gatewayUrl)
   ws.on('message', raw => frames.push(JSON.parse(String(raw))))
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; !cond(); i++) {
-      if (i > 400) throw new Error('timed out on the gateway')
-      await new Promise(r => realSetTimeout(r, 5))
-    }
-  }
   await until(() => frames.some(f => f.op === Opcode.HELLO))
   ws.send(JSON.stringify({ op: Opcode.IDENTIFY, d: { token: `QQBot ${fake.accessToken}`, intents, shard: [0, 1] } }))
   await until(() => frames.some(f => f.t === 'READY'))

@@ -9,15 +9,7 @@ import { parseMcpUrl } from '../../src/mcp/url'
 import type { Clock } from '../../src/util/clock'
 import { Extensions } from '../../src/runtime/extensions'
 import { asSchema } from 'ai'
-
-const realSetTimeout = globalThis.setTimeout
-const until = async (cond: () => boolean, what: string) => {
-  const start = Date.now()
-  while (!cond()) {
-    if (Date.now() - start > 10000) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(r => realSetTimeout(r, 5))
-  }
-}
+import { until } from '../support/app-waits'
 
 describe('MCP parts (SPEC §14)', () => {
   it('tool names: <server>_<tool>, valid characters, at most 64, distinct', () => {

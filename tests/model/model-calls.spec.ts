@@ -11,8 +11,9 @@ import { usageToday } from '../../src/console-data/summary'
 import type { RuntimeView } from '../../src/tools/types'
 import { generateText, streamText } from 'ai'
 import { z } from 'zod'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 
 describe('every model call is counted (issue 26)', function () {
   let h: Harness | undefined

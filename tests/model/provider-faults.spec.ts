@@ -7,8 +7,9 @@ import { lastUserText } from '../support/fake-openai'
 import {
   disposeAndWait, factTexts, hasFactsInOrder, plugAgain, readHistoryWhen, reconfigureModel, requestText, requestUnansweredCalls, unansweredCalls,
 } from '../support/faults'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 
 /** Messages that reached the log at warn or error level and mention the model call. */
 function modelWarnings(h: Harness): string[] {

@@ -2,8 +2,7 @@
 // and size), not on first read: QQ's media links expire within hours (NapCatQQ #101, #190).
 import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ResourceCenter } from '../../src/resources/center'
@@ -14,36 +13,18 @@ import { httpGet } from '../../src/resources/schemes/http-fetch'
 import { seg } from '../support/fakes/onebot'
 import { OneBotHarness } from '../support/onebot-harness'
 import { until } from '../support/app-waits'
+import { tinyPng } from '../support/tiny-png'
+import { MediaServer, type MediaAnswer } from '../support/media-server'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const DIRECT = { whole: false, maxBytes: 1 << 25 }
 const fetcher: Fetcher = async (url, o) => {
   const r = await httpGet(url, { allowPrivate: true, ...o })
   return { data: r.data, mediaType: r.mediaType }
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void
-
-/** A local media server: hits per path, requests open right now and the most that were open at once. */
-async function mediaServer(handler: Handler) {
-  const hits = new Map<string, number>()
-  const stats = { open: 0, peak: 0 }
-  const server: Server = createServer((req, res) => {
-    const hit = (hits.get(req.url!) ?? 0) + 1
-    hits.set(req.url!, hit)
-    stats.open++
-    stats.peak = Math.max(stats.peak, stats.open)
-    res.once('close', () => { stats.open-- })
-    handler(req, res, hit)
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const close = () => { server.closeAllConnections(); return new Promise<void>(r => server.close(() => r())) }
-  return { base, hits, stats, close }
-}
-
 /** Serves a PNG the first time a path is asked for, then 404 as an expired link. */
-const once: Handler = (_req, res, hit) => {
+const once: MediaAnswer = (_req, res, hit) => {
   if (hit > 1) { res.writeHead(404).end('expired'); return }
   res.writeHead(200, { 'content-type': 'image/png' }).end(PNG)
 }
@@ -54,7 +35,7 @@ describe('assets: fetched when they arrive', function () {
   let dir: string
   let store: AssetStore
   let center: ResourceCenter
-  let server: Awaited<ReturnType<typeof mediaServer>> | undefined
+  let server: MediaServer | undefined
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kotodama-prefetch-'))
     store = new AssetStore(dir, fetcher)
@@ -70,7 +51,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('a fetched asset is read from disk after the platform\'s link expired (the server now answers 404)', async () => {
-    server = await mediaServer(once)
+    server = await MediaServer.start(once)
     const id = await store.register(`${server.base}/cat.png`, {}, { fetchNow: true })
     await store.idle()
     expect(server.hits.get('/cat.png')).to.equal(1)
@@ -81,7 +62,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('a burst of 50 never runs more than the limit at once, counted by the server', async () => {
-    server = await mediaServer((_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 5) })
+    server = await MediaServer.start((_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 5) })
     store.arrivals.limit = 3
     const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => store.register(`${server!.base}/${i}.png`, {}, { fetchNow: true })))
     await store.idle()
@@ -92,7 +73,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('a source too large at arrival is not fetched again; a read says so', async () => {
-    server = await mediaServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(5000)))
+    server = await MediaServer.start((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(5000)))
     store.maxBytes = 1000
     const id = await store.register(`${server.base}/big.png`, {}, { fetchNow: true })
     expect(await store.fetched(id)).to.equal(false)
@@ -104,7 +85,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('a 404 at arrival is recorded; a read tries once more and says why the media is gone, without the link', async () => {
-    server = await mediaServer((_req, res) => res.writeHead(404).end())
+    server = await MediaServer.start((_req, res) => res.writeHead(404).end())
     const id = await store.register(`${server.base}/gone.png?rkey=secret`, {}, { fetchNow: true })
     expect(await store.fetched(id)).to.equal(false)
     expect((await store.sidecar(id)).fetchFailure).to.include({ code: 'not_found', reason: 'HTTP 404', status: 404 })
@@ -116,7 +97,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('a link that failed at arrival and works at read time is read, and the failure is forgotten', async () => {
-    server = await mediaServer((_req, res, hit) => hit === 1 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'image/png' }).end(PNG))
+    server = await MediaServer.start((_req, res, hit) => hit === 1 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'image/png' }).end(PNG))
     const id = await store.register(`${server.base}/flaky.png`, {}, { fetchNow: true })
     expect(await store.fetched(id)).to.equal(false)
     expect(await center.read(`asset://${id}`, DIRECT)).to.deep.include({ kind: 'file', data: PNG.toString('base64') })
@@ -124,7 +105,7 @@ describe('assets: fetched when they arrive', function () {
   })
 
   it('media never fetched (left for first read) say the link expired before it was fetched', async () => {
-    server = await mediaServer((_req, res) => res.writeHead(404).end())
+    server = await MediaServer.start((_req, res) => res.writeHead(404).end())
     const id = await store.register(`${server.base}/late.png`)
     const r = await center.read(`asset://${id}`, DIRECT)
     expect(error(r)?.message).to.equal(`asset://${id}: its media could not be fetched: HTTP 404 (the platform's link expired before it was fetched)`)
@@ -132,7 +113,7 @@ describe('assets: fetched when they arrive', function () {
 
   it('registration returns before the bytes arrive; a read during the fetch shares it', async () => {
     const held: ServerResponse[] = []
-    server = await mediaServer((_req, res) => { held.push(res) })
+    server = await MediaServer.start((_req, res) => { held.push(res) })
     const id = await store.register(`${server.base}/held.png`, {}, { fetchNow: true })
     await until(() => held.length === 1, 'the arrival fetch to reach the server')
     expect((await store.sidecar(id)).fetchedAt).to.equal(undefined)
@@ -149,7 +130,7 @@ describe('assets: fetched when they arrive', function () {
 
   it('a read that shares a failing arrival fetch is told it failed when the message arrived', async () => {
     const held: ServerResponse[] = []
-    server = await mediaServer((_req, res) => { held.push(res) })
+    server = await MediaServer.start((_req, res) => { held.push(res) })
     const id = await store.register(`${server.base}/soon-gone.png`, {}, { fetchNow: true })
     await until(() => held.length === 1, 'the arrival fetch to reach the server')
     // respond once the read has joined the fetch under way
@@ -165,7 +146,7 @@ describe('assets: fetched when they arrive', function () {
 
   it('stop aborts fetches to a server that never answers and drops the waiting ones; nothing is recorded', async () => {
     const held: ServerResponse[] = []
-    server = await mediaServer((_req, res) => { held.push(res) })
+    server = await MediaServer.start((_req, res) => { held.push(res) })
     const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => store.register(`${server!.base}/${i}.png`, {}, { fetchNow: true })))
     await until(() => held.length === 4, 'four fetches under way')
     expect(store.arrivals.size).to.deep.equal({ waiting: 2, running: 4 })
@@ -180,7 +161,7 @@ describe('assets: fetched when they arrive', function () {
 
   it('past maxWaiting the oldest waiting are left for first read, told once', async () => {
     const held: ServerResponse[] = []
-    server = await mediaServer((_req, res) => { held.push(res) })
+    server = await MediaServer.start((_req, res) => { held.push(res) })
     const told: string[] = []
     store.logger = { debug() {}, info() {}, error() {}, warn: (f: string, ...a: any[]) => { told.push([f, ...a].join(' ')) } }
     store.arrivals.limit = 1
@@ -203,7 +184,7 @@ describe('assets: fetched when they arrive', function () {
 
 describe('assets: fetched when they arrive, through the real OneBot adapter', function () {
   let h: OneBotHarness
-  let server: Awaited<ReturnType<typeof mediaServer>>
+  let server: MediaServer
   afterEach(async () => {
     await h?.stop()
     await server?.close()
@@ -213,7 +194,7 @@ describe('assets: fetched when they arrive, through the real OneBot adapter', fu
     // QQ's answer for an expired rkey link (NapCatQQ #190)
     const expired = (res: ServerResponse) => res.writeHead(400, { 'content-type': 'application/json' })
       .end(JSON.stringify({ retcode: -5503007, retmsg: 'download url has expired', retryflag: 0 }))
-    server = await mediaServer((req, res, hit) => {
+    server = await MediaServer.start((req, res, hit) => {
       if (req.url!.startsWith('/late') || hit > 1) return expired(res)
       res.writeHead(200, { 'content-type': 'image/png' }).end(PNG)
     })

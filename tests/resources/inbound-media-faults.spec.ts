@@ -1,27 +1,26 @@
 // SPEC §10 / issue 10: without Koishi's HTTP client, media people send are fetched like URLs the
 // model asks for: loopback and private addresses only with http.allowPrivate.
 import { expect } from 'chai'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Harness, call } from '../support/harness'
 import { toolResultsOf } from '../support/fake-openai'
+import { tinyPng } from '../support/tiny-png'
+import { MediaServer } from '../support/media-server'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 
 describe('faults: inbound media on private addresses', function () {
   let h: Harness
-  let server: Server
+  let server: MediaServer
   let hits = 0
   before(async () => {
-    server = createServer((_req, res) => { hits++; res.writeHead(200, { 'content-type': 'image/png' }).end(PNG) })
-    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+    server = await MediaServer.start((_req, res) => { hits++; res.writeHead(200, { 'content-type': 'image/png' }).end(PNG) })
   })
-  after(() => new Promise<void>(r => server.close(() => r())))
+  after(() => server.close())
   afterEach(async () => { await h?.stop() })
 
   async function readInboundImage(allowPrivate: boolean): Promise<string> {
     h = await Harness.start({ http: false, profile: { http: { enabled: false, allowPrivate } } })
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cat.png`
+    const url = `${server.base}/cat.png`
     h.server.script(
       (req) => {
         const id = /asset:\/\/([0-9a-f-]+)/.exec(JSON.stringify(req.body.messages))[1]
@@ -63,7 +62,7 @@ describe('faults: inbound media on private addresses', function () {
   it('are fetched with http.allowPrivate', async () => {
     hits = 0
     const out = await readInboundImage(true)
-    expect(out).to.match(/\[attachment: asset:\/\/[0-9a-f-]+; image\/png; 70 bytes; 1x1\]/)
+    expect(out).to.match(new RegExp(`\\[attachment: asset://[0-9a-f-]+; image/png; ${PNG.length} bytes; 1x1\\]`))
     expect(hits).to.equal(1)
   })
 })

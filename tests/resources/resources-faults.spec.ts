@@ -22,10 +22,11 @@ import { workspaceScheme } from '../../src/resources/schemes/workspace'
 import { workspaceUrlOf } from '../../src/resources/schemes/workspace-path'
 import type { ReadResult, SchemeHandler } from '../../src/resources/types'
 import { uuidv7 } from '../../src/util/uuidv7'
+import { tinyPng } from '../support/tiny-png'
 
 const DIRECT = { whole: false, maxBytes: 1 << 25 }
 const WHOLE = { whole: true, maxBytes: 1 << 20 }
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const code = (r: ReadResult) => r.kind === 'error' ? r.error.code : r.kind
 
 /** `p`, or a failure naming `what` when it has not settled within `ms`. */

@@ -1,9 +1,7 @@
 import { expect } from 'chai'
-import { createServer, type Server } from 'node:http'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import { Harness, call } from '../support/harness'
 import { imagePartsOf, lastUserText, messagesOf, toolResultsOf } from '../support/fake-openai'
 import { runtimeHome, type Runtime } from '../../src/runtime/runtime'
@@ -18,17 +16,12 @@ import { isTextualType, mediaTypeOfName, sniffMediaType } from '../../src/resour
 import { ResourceCenter } from '../../src/resources/center'
 import { AssetStore } from '../../src/resources/schemes/asset-store'
 import { assetScheme } from '../../src/resources/schemes/asset'
+import { tinyPng } from '../support/tiny-png'
+import { MediaServer } from '../support/media-server'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const DIRECT = { whole: false, maxBytes: 1 << 25 }
 const code = (r: ReadResult) => r.kind === 'error' ? r.error.code : r.kind
-
-async function serve(handler: (url: string, res: any) => void): Promise<{ server: Server; base: string; hits: Map<string, number> }> {
-  const hits = new Map<string, number>()
-  const server = createServer((req, res) => { hits.set(req.url, (hits.get(req.url) ?? 0) + 1); handler(req.url, res) })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits }
-}
 
 describe('resources: escapes are refused', function () {
   let dir: string
@@ -145,13 +138,13 @@ describe('resources through a running runtime', function () {
   it('an asset is fetched once through Koishi HTTP (at arrival) under 20 concurrent reads; meta never fetches', async () => {
     h = await Harness.start()
     h.server.fallback({ toolCalls: [call('finish', {})] })
-    const { server, base, hits } = await serve((url, res) => {
+    const server = await MediaServer.start(({ url }, res) => {
       if (url === '/big.png') { res.setHeader('content-type', 'image/png'); res.end(Buffer.alloc(5000)); return }
       if (url === '/slow.png') { setTimeout(() => res.end(PNG), 2000); return }
       setTimeout(() => { res.setHeader('content-type', 'image/png'); res.end(PNG) }, 50)
     })
     try {
-      await h.client('bob').receive(`look <img src="${base}/dot.png"/>`)
+      await h.client('bob').receive(`look <img src="${server.base}/dot.png"/>`)
       await h.server.waitForRequests(1)
       const ids = [...lastUserText(h.server.requests[0]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
       expect(ids).to.have.length(1)
@@ -159,16 +152,16 @@ describe('resources through a running runtime', function () {
       // the 20 reads share the fetch that started when the message arrived (SPEC §19), or find its bytes kept
       const reads = await Promise.all(Array.from({ length: 20 }, () => rt.resources.read(`asset://${ids[0]}`, DIRECT)))
       expect(reads[0], JSON.stringify(reads[0])).to.deep.include({ kind: 'file' })
-      expect(hits.get('/dot.png')).to.equal(1)
+      expect(server.hits.get('/dot.png')).to.equal(1)
       expect(reads.every(r => r.kind === 'file' && r.data === PNG.toString('base64') && r.width === 1)).to.equal(true)
       expect(await rt.resources.read(`asset://${ids[0]}`, DIRECT)).to.deep.include({ kind: 'file' })
-      expect(hits.get('/dot.png')).to.equal(1)
+      expect(server.hits.get('/dot.png')).to.equal(1)
       // media registered otherwise are fetched on first use: meta does not fetch them
-      const [lazy, big, slow] = await Promise.all(['/lazy.png', '/big.png', '/slow.png'].map(p => rt.assets.register(base + p)))
+      const [lazy, big, slow] = await Promise.all(['/lazy.png', '/big.png', '/slow.png'].map(p => rt.assets.register(server.base + p)))
       const meta = await rt.resources.read(`asset://${lazy}?view=meta`, DIRECT)
       expect(meta).to.deep.include({ kind: 'meta' })
       expect((meta as any).meta.fetched).to.equal(false)
-      expect(hits.get('/lazy.png') ?? 0).to.equal(0)
+      expect(server.hits.get('/lazy.png') ?? 0).to.equal(0)
       rt.assets.maxBytes = 1000
       expect(code(await rt.resources.read(`asset://${big}`, DIRECT))).to.equal('too_large')
       rt.assets.timeoutMs = 200
@@ -176,8 +169,7 @@ describe('resources through a running runtime', function () {
       expect(code(timedOut)).to.equal('read_failed')
       expect((timedOut as any).error.message).to.match(/its media could not be fetched/)
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await server.close()
     }
   })
 
@@ -185,77 +177,74 @@ describe('resources through a running runtime', function () {
     // plain fetch follows http.allowPrivate (tests/resources/inbound-media-faults.spec.ts); this server is on loopback
     h = await Harness.start({ http: false, profile: { http: { enabled: false, allowPrivate: true } } })
     h.server.fallback({ toolCalls: [call('finish', {})] })
-    const { server, base } = await serve((url, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })
+    const server = await MediaServer.start(({ url }, res) => { res.setHeader('content-type', 'image/png'); res.end(url === '/big.png' ? Buffer.alloc(5000) : PNG) })
     try {
       // the cap is set before the media arrive: their fetch starts at arrival
       await h.client('bob').receive('hi')
       await h.server.waitForRequests(1)
       const rt = (await h.app.kotodama.list())[0]
       rt.assets.maxBytes = 1000
-      await h.client('bob').receive(`<img src="${base}/dot.png"/><img src="${base}/big.png"/>`)
+      await h.client('bob').receive(`<img src="${server.base}/dot.png"/><img src="${server.base}/big.png"/>`)
       await h.server.waitForRequests(2)
       const ids = [...lastUserText(h.server.requests[1]).matchAll(/asset:\/\/([0-9a-f-]{36})/g)].map(m => m[1])
       expect(await rt.resources.read(`asset://${ids[0]}`, DIRECT)).to.deep.include({ kind: 'file', data: PNG.toString('base64') })
       expect(code(await rt.resources.read(`asset://${ids[1]}`, DIRECT))).to.equal('too_large')
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await server.close()
     }
   })
 
   it('http(s) refuses 127.0.0.1 by default and allows it with allowPrivate', async () => {
-    const { server, base } = await serve((url, res) => {
+    const server = await MediaServer.start(({ url }, res) => {
       if (url === '/hop') { res.statusCode = 302; res.setHeader('location', '/page'); res.end(); return }
       res.setHeader('content-type', 'text/plain; charset=utf-8'); res.end('hello from the web\n')
     })
     try {
       h = await Harness.start({ profile: { http: { enabled: true } } })
       let rt = await runtime()
-      const refused = await rt.resources.read(`${base}/page`, DIRECT)
+      const refused = await rt.resources.read(`${server.base}/page`, DIRECT)
       expect(code(refused)).to.equal('forbidden')
       // a host name is checked on the address it resolves to, where the connection is made
-      const byName = await rt.resources.read(base.replace('127.0.0.1', 'localhost') + '/page', DIRECT)
+      const byName = await rt.resources.read(server.base.replace('127.0.0.1', 'localhost') + '/page', DIRECT)
       expect(code(byName)).to.equal('forbidden')
       expect((byName as any).error.message).to.match(/resolves to (127\.0\.0\.1|::1)/)
       await h.stop()
       h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
       rt = await runtime()
-      expect(await rt.resources.read(`${base}/hop`, DIRECT)).to.deep.include({ kind: 'text', text: 'hello from the web\n' })
+      expect(await rt.resources.read(`${server.base}/hop`, DIRECT)).to.deep.include({ kind: 'text', text: 'hello from the web\n' })
       await h.stop()
       h = await Harness.start()
       rt = await runtime()
-      const off = await rt.resources.read(`${base}/page`, DIRECT)
+      const off = await rt.resources.read(`${server.base}/page`, DIRECT)
       expect(code(off)).to.equal('unknown_scheme')
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await server.close()
     }
   })
 
   it('a web page reads as Markdown', async () => {
-    const { server, base } = await serve((_, res) => {
+    const server = await MediaServer.start((_, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8')
       res.end('<html><head><style>p{}</style><script>alert(1)</script></head><body><h1>Kotodama</h1><p>See <a href="/docs">the docs</a>.</p></body></html>')
     })
     try {
       h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
       const rt = await runtime()
-      const r = await rt.resources.read(`${base}/`, DIRECT) as any
+      const r = await rt.resources.read(`${server.base}/`, DIRECT) as any
       expect(r).to.deep.include({ kind: 'text', mediaType: 'text/markdown' })
       expect(r.text).to.equal('# Kotodama\n\nSee [the docs](/docs).')
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await server.close()
     }
   })
 
   it('a long web text is archived and paged from the artifact', async () => {
     const body = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
-    const { server, base } = await serve((_, res) => { res.setHeader('content-type', 'text/plain'); res.end(body) })
+    const server = await MediaServer.start((_, res) => { res.setHeader('content-type', 'text/plain'); res.end(body) })
     try {
       h = await Harness.start({ profile: { http: { enabled: true, allowPrivate: true } } })
       const rt = await runtime()
-      const first = await rt.resources.read(`${base}/long.txt`, DIRECT) as any
+      const first = await rt.resources.read(`${server.base}/long.txt`, DIRECT) as any
       expect(first.kind).to.equal('text')
       expect(first.url).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.txt$/)
       expect(first.continueUrl).to.match(/^artifact:\/\/read\/[0-9a-f]{20}\.txt\?offset=\d+$/)
@@ -268,8 +257,7 @@ describe('resources through a running runtime', function () {
       }
       expect(text).to.equal(body)
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await server.close()
     }
   })
 

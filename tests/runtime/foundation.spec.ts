@@ -4,6 +4,8 @@ import { readFile, appendFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Harness, call, typingBetween } from '../support/harness'
 import { lastUserText, toolNamesOf, toolResultsOf, messagesOf } from '../support/fake-openai'
+import { tinyPng } from '../support/tiny-png'
+import { MediaServer } from '../support/media-server'
 
 const SLOW_TYPING = typingBetween(120, 200)
 
@@ -321,13 +323,11 @@ describe('foundation: a mind in the chat', function () {
   })
 
   it('two sends in one step keep their order even when the first has media to load', async () => {
-    const { createServer } = await import('node:http')
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
-    const server = createServer((_, res) => setTimeout(() => { res.setHeader('content-type', 'image/png'); res.end(png) }, 300))
-    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+    const png = tinyPng(0, 1, 1)
+    const media = await MediaServer.start((_, res) => setTimeout(() => { res.setHeader('content-type', 'image/png'); res.end(png) }, 300))
     try {
       h = await Harness.start()
-      const url = `http://127.0.0.1:${(server.address() as any).port}/slow.png`
+      const url = `${media.base}/slow.png`
       h.server.script(req => {
         const id = /asset:\/\/([0-9a-f-]{36})/.exec(lastUserText(req))[1]
         return { toolCalls: [call('send_message', { messages: [`<img src="asset://${id}"/> first`] }), call('send_message', { messages: ['second'] })] }
@@ -337,8 +337,7 @@ describe('foundation: a mind in the chat', function () {
       expect(h.sent[0].content).to.match(/^<img src="data:image\/png;base64,[^"]+"\/> first$/)
       expect(h.sent[1].content).to.equal('second')
     } finally {
-      server.closeAllConnections()
-      server.close()
+      await media.close()
     }
   })
 })

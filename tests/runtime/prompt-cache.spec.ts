@@ -1,10 +1,10 @@
 // Requests laid out for prompt caches (SPEC §16): a system prompt without a clock, the time in the
 // newest message, and a history window trimmed in blocks so consecutive requests share a prefix.
 import { expect } from 'chai'
-import { install } from '@sinonjs/fake-timers'
 import { Harness, call, NO_TYPING } from '../support/harness'
 import { lastUserText, messagesOf, type RecordedRequest } from '../support/fake-openai'
 import { requestUnansweredCalls } from '../support/faults'
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 import { turnLine } from '../../src/runtime/request/turn-line'
 import { TRIMMED_NOTE } from '../../src/runtime/request/build-request'
 
@@ -26,16 +26,13 @@ function callsBeforeResults(req: RecordedRequest): boolean {
 
 describe('prompt cache layout (SPEC §16)', function () {
   let h: Harness
-  let clock: ReturnType<typeof install> | undefined
-  afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
-    await h?.stop()
-  })
+  let clock: InstalledClock | undefined
+  const installClock = fakeClock()
+  afterEach(async () => { await h?.stop() })
 
   it('the system prompt is the same minutes apart; the time is in the newest message, and stays in the history', async () => {
     h = await Harness.start({ profile: { typing: NO_TYPING } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: false, now: Date.UTC(2026, 11, 1, 13, 21, 30) })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: false, now: Date.UTC(2026, 11, 1, 13, 21, 30) })
     h.server.script({ toolCalls: [call('finish', {})] }, { toolCalls: [call('finish', {})] })
     const bob = h.client('bob')
     await bob.receive('good afternoon')

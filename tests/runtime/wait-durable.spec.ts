@@ -6,26 +6,21 @@ import { expect } from 'chai'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { install } from '@sinonjs/fake-timers'
 import { Harness, call, type HarnessOptions, NO_TYPING, typingBetween } from '../support/harness'
 import { lastUserText } from '../support/fake-openai'
 import { disposeAndWait, homeOf, plugAgain, readHistory, readHistoryWhen } from '../support/faults'
 import { WaitIndex } from '../../src/runtime/durable-waits'
 import { transcript } from '../../src/console-data/transcript'
 import { memoryDatabase } from '../support/databases'
-
-type InstalledClock = ReturnType<typeof install>
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 
 const SLOW_TYPING = typingBetween(700)
 
 describe('durable waits (SPEC §15)', function () {
   let h: Harness
   let clock: InstalledClock | undefined
-  afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
-    await h?.stop()
-  })
+  const installClock = fakeClock()
+  afterEach(async () => { await h?.stop() })
 
   const start = async (o: HarnessOptions = {}) => { h = await Harness.start({ profile: { typing: NO_TYPING }, ...o }) }
 
@@ -60,7 +55,7 @@ describe('durable waits (SPEC §15)', function () {
 
   it('a time wait survives a restart and fires at its time, with the usual note', async () => {
     await start()
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('wait', { seconds: 60 })] }, { toolCalls: [call('finish', {})] })
     await h.client('bob').receive('ping me in a minute')
     await h.server.waitForRequests(1)
@@ -110,7 +105,7 @@ describe('durable waits (SPEC §15)', function () {
 
   it('a time window that passed while the plugin was down fires once at start, late, and only once', async () => {
     await start()
-    clock = install({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('wait', { seconds: 600 })] }, { toolCalls: [call('finish', {})] })
     await h.client('bob').receive('check on me in ten minutes')
     await h.server.waitForRequests(1)
@@ -175,7 +170,7 @@ describe('durable waits (SPEC §15)', function () {
 
   it('on storage: database too, a wait that passed while down fires late at start', async () => {
     await start({ storage: 'database', database: memoryDatabase() })
-    clock = install({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['Date'], now: Date.now(), shouldAdvanceTime: false, shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('wait', { seconds: 120 })] }, { toolCalls: [call('finish', {})] })
     await h.client('bob').receive('two minutes, please')
     await h.server.waitForRequests(1)

@@ -5,8 +5,9 @@ import { join } from 'node:path'
 import { Harness, call } from '../support/harness'
 import { messagesOf, toolResultsOf } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 
 describe('faults: the request window', function () {
   let h: Harness

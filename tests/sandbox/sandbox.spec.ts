@@ -4,6 +4,7 @@ import { expect } from 'chai'
 import FakeTimers from '@sinonjs/fake-timers'
 import { Sandbox, WATCHDOG_GRACE_MS, type HostTool, type ProgramOutcome, type SandboxLimits } from '../../src/sandbox'
 import { captureClock } from '../../src/util/clock'
+import { until } from '../support/app-waits'
 
 const MiB = 1 << 20
 
@@ -34,11 +35,6 @@ const sandbox = new Sandbox()
 
 function run(code: string, extra: Partial<SandboxLimits> = {}, more: Record<string, HostTool> = {}, signal?: AbortSignal, on = sandbox) {
   return on.run(code, { tools: { ...tools, ...more }, limits: { ...limits, ...extra }, signal })
-}
-
-/** Resolves once `test()` holds, polling every 5 ms. */
-async function until(test: () => boolean) {
-  while (!test()) await sleep(5)
 }
 
 function expectOk(o: ProgramOutcome): unknown {

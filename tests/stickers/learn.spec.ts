@@ -6,8 +6,6 @@ import { expect } from 'chai'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { STATE_FILE } from '../../src/stickers/state-book'
@@ -22,6 +20,7 @@ import { seg } from '../support/fakes/onebot'
 import { messagesOf } from '../support/fake-openai'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { tinyPng } from '../support/tiny-png'
+import { MediaServer } from '../support/media-server'
 import { createHash } from 'node:crypto'
 
 const FROG = tinyPng(0x33aa33, 4, 4)
@@ -30,27 +29,16 @@ const PHOTO = tinyPng(0x3333aa, 4, 4)
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 const FIT = (d: string) => JSON.stringify({ isSticker: true, fit: true, description: d, tags: ['ok', '好的', 'thumbs up'] })
 
-/** Serves `/<name>.png?n=<any>` from `images` (each post a new link, as QQ's rkey links are). */
-async function imageServer(images: Record<string, Buffer>) {
-  const hits: string[] = []
-  const server: Server = createServer((req, res) => {
-    hits.push(req.url!)
-    const name = /^\/(\w+)\.png/.exec(req.url!)?.[1]
-    const data = name ? images[name] : undefined
-    if (!data) return void res.writeHead(404).end()
-    res.writeHead(200, { 'content-type': 'image/png' }).end(data)
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { base, hits, close: () => { server.closeAllConnections(); return new Promise<void>(r => server.close(() => r())) } }
-}
-
 describe('stickers: learning from groups, through the real OneBot adapter', function () {
   this.timeout(30000)
   let h: OneBotHarness | undefined
-  let media: Awaited<ReturnType<typeof imageServer>>
+  let media: MediaServer
   let n = 0
-  beforeEach(async () => { media = await imageServer({ frog: FROG, cat: CAT, photo: PHOTO }) })
+  // `/<name>.png?n=<any>`: each post a new link, as QQ's rkey links are
+  beforeEach(async () => {
+    media = await MediaServer.start()
+    for (const [name, data] of Object.entries({ frog: FROG, cat: CAT, photo: PHOTO })) media.put(`/${name}.png`, data, 'image/png')
+  })
   afterEach(async () => {
     await h?.stop()
     await media.close()

@@ -5,8 +5,9 @@ import { z } from 'zod'
 import { Harness, call } from '../support/harness'
 import { imagePartsOf, toolNamesOf, toolResultsOf, messagesOf } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
+import { tinyPng } from '../support/tiny-png'
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+const PNG = tinyPng(0, 1, 1)
 const SLOW_TYPING = { baseDelay: 0, charPerSecond: 1000, minDelay: 120, maxDelay: 200, jitter: 0 }
 
 describe('codemode (SPEC §8)', function () {
@@ -156,7 +157,7 @@ return {
 return { note: 'one kept', seen: b.byteLength, attachments: [{ ...a, lifetime: 'retain' }, { type: 'image', data: a.data, mimeType: 'image/png', lifetime: 'forever' }] }`)
     const shown = JSON.parse(out.replace(/^[\s\S]*?(\{)/, '$1'))
     expect(shown.note).to.equal('one kept')
-    expect(shown.attachments[0]).to.match(/^\[attachment: artifact:\/\/codemode\/[0-9a-f]{20}\.png; image\/png; 70 bytes; 1x1\]$/)
+    expect(shown.attachments[0]).to.match(new RegExp(`^\\[attachment: artifact://codemode/[0-9a-f]{20}\\.png; image/png; ${PNG.length} bytes; 1x1\\]$`))
     expect(shown.attachments[1]).to.match(/refused: invalid_attachment_lifetime/)
     expect(imagePartsOf(h.server.requests[1])).to.deep.equal([`data:image/png;base64,${PNG.toString('base64')}`])
     const names = await readdir(join(artifactsDir, 'codemode'))

@@ -1,23 +1,18 @@
 // The wait tool (SPEC §15): a turn ends with a wake-up after some seconds or some messages, which a new turn cancels.
 import { expect } from 'chai'
-import { install } from '@sinonjs/fake-timers'
-
-type InstalledClock = ReturnType<typeof install>
 import { Harness, call, NO_TYPING } from '../support/harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 
 describe('wait: the next wake-up', function () {
   let h: Harness
   let clock: InstalledClock | undefined
-  afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
-    await h?.stop()
-  })
+  const installClock = fakeClock()
+  afterEach(async () => { await h?.stop() })
 
   async function start() {
     h = await Harness.start({ profile: { typing: NO_TYPING } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: false })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: false })
   }
 
   it('wait({messages: 2}) wakes after two more facts, once, with a note', async () => {
