@@ -2,12 +2,12 @@
 // provider's documented rule, and the plugin talking to them through the real AI SDK provider.
 import { expect } from 'chai'
 import { readFile, writeFile, mkdir } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { Harness, call } from '../support/harness'
 import { FakeOpenAI, messagesOf, type RecordedRequest } from '../support/fake-openai'
 import { DeepSeekThinking, DEEPSEEK_400 } from '../support/deepseek'
 import { homeOf, readHistoryWhen, requestText } from '../support/faults'
+import { freePort } from '../support/free-port'
 
 const say = (text: string) => call('send_message', { messages: [text] })
 
@@ -230,12 +230,7 @@ describe('providers as they really are (issue 19)', function () {
 
   describe('failures in their own words (SPEC §11)', () => {
     it('a refused connection is logged as refused, not as a timeout, and stored on the turn', async () => {
-      const port = await new Promise<number>(resolve => {
-        const s = createServer().listen(0, '127.0.0.1', () => {
-          const p = (s.address() as any).port
-          s.close(() => resolve(p))
-        })
-      })
+      const port = await freePort()
       h = await Harness.start({ model: { baseURL: `http://127.0.0.1:${port}/v1` } })
       await h.client('alice', 'room1').receive('<at id="514"/> hello?')
       await h.until(() => h.warnings().some(w => /failed, the turn ends/.test(w)), 'the failed turn')

@@ -239,8 +239,7 @@ describe('durable waits (SPEC §15)', function () {
     await h.settled()
     expect(lastUserText(h.server.requests[1])).to.include('are you there?')
     // the index is written behind the turn: wait for it (a busy machine writes later)
-    const deadline = Date.now() + 3000
-    while (Object.keys(await index()).length && Date.now() < deadline) await h.idle(20)
+    await h.until(async () => Object.keys(await index()).length === 0, 'the waits index emptied', 3000)
     expect(await index()).to.deep.equal({})
   })
 })
