@@ -8,6 +8,7 @@ import FakeTimers from '@sinonjs/fake-timers'
 import { FakeOpenAI, imagePartsOf, lastUserText, messagesOf, toolNamesOf, toolResultsOf } from '../support/fake-openai'
 import { FakeEmbeddings } from '../support/fake-embeddings'
 import { Delivery, ScriptedServer, sseEvent, Wire } from '../support/fakes/scripted-server'
+import { tinyPng } from '../support/tiny-png'
 
 describe('fake-openai', () => {
   let fake: FakeOpenAI
@@ -145,7 +146,7 @@ describe('fake-openai', () => {
 
   it('exposes user image parts as data URLs', async () => {
     fake.script({ content: 'nice picture' })
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    const png = tinyPng(0, 1, 1)
     await generateText({
       model: model(),
       messages: [{

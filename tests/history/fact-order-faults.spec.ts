@@ -4,9 +4,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Harness, call } from '../support/harness'
 import { lastUserText } from '../support/fake-openai'
+import { tinyPng } from '../support/tiny-png'
 
-// a PNG header followed by 3 MB of bytes: registering it (decode, hash, write) takes a while
-const BIG_IMAGE = `data:image/png;base64,${Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(3 << 20, 7)]).toString('base64')}`
+// a PNG followed by 3 MB of bytes: registering it (decode, hash, write) takes a while
+const BIG_IMAGE = `data:image/png;base64,${Buffer.concat([tinyPng(0, 1, 1), Buffer.alloc(3 << 20, 7)]).toString('base64')}`
 
 describe('faults: facts keep their arrival order', function () {
   let h: Harness

@@ -12,6 +12,7 @@ import { localScheme } from '../../src/resources/schemes/local'
 import { ArtifactStore } from '../../src/resources/schemes/artifact-store'
 import { artifactScheme } from '../../src/resources/schemes/artifact'
 import { exitToolResult } from '../../src/exit/tool-output'
+import { tinyPng } from '../support/tiny-png'
 
 const SMALL: Budget = { lines: 6, units: 160 }
 /** Bounds a failing run's shrinking too, so a regression reports instead of hanging CI. */
@@ -492,7 +493,7 @@ describe('paging examples', () => {
   })
 
   it('tells binary from text', () => {
-    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+    const png = tinyPng(0, 1, 1)
     expect(looksBinary(png)).to.equal(true)
     expect(looksBinary(Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256 || 1))).to.equal(true)
     expect(looksBinary(Buffer.from('plain text\r\n\t中文 😀\n'.repeat(50)))).to.equal(false)

@@ -3,6 +3,7 @@ import { sendMessageTool } from '../../src/tools/send-message'
 import type { ResolvedMedia, SendTarget, ToolHost } from '../../src/tools/types'
 import type { ToolCallContext, TurnState } from '../../src/contract/tool'
 import { typingDelay } from '../../src/typing/delay'
+import { tinyPng } from '../support/tiny-png'
 
 // send_message against a hand-written host: no Koishi, no model. The host records what a user
 // would notice (typing, pauses, messages in the chat) in one ordered log, on a fake clock.
@@ -11,7 +12,7 @@ const typing = { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000
 const pause = (text: string) => typingDelay(text, typing, () => 0.5)
 
 const OWN: SendTarget = { bot: 'mock:1', channel: 'group:1' }
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47])
+const PNG = tinyPng(0, 1, 1)
 
 interface FakeOptions {
   mode?: 'channel' | 'cross'

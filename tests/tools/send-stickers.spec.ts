@@ -9,10 +9,11 @@ import type { ToolCallContext, TurnState } from '../../src/contract/tool'
 import { stickerPort } from '../../src/runtime/sticker-port'
 import type { Sticker, StickerShelf } from '../../src/stickers/types'
 import { STICKER_ATTR } from '../../src/util/elements'
+import { tinyPng } from '../support/tiny-png'
 
 const OWN: SendTarget = { bot: 'mock:1', channel: 'group:1' }
 const GIF = Buffer.from('GIF89a-tiny')
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])
+const PNG = tinyPng(0x3366cc)
 
 function sticker(name: string, o: Partial<Sticker> = {}): Sticker {
   return { name, path: `/stickers/${name}.gif`, mediaType: 'image/gif', sha256: `sha-${name}`, size: 11, state: 'approved', ...o }
