@@ -26,10 +26,10 @@ export function idle(ms = 20): Promise<void> {
   return new Promise(r => realSetTimeout(r, ms))
 }
 
-/** Resolves when `cond` holds, polling on real time. */
-export async function until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+/** Resolves when `cond` holds (a promise is awaited), polling on real time. */
+export async function until(cond: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 8000): Promise<void> {
   const start = realNow()
-  while (!cond()) {
+  while (!(await cond())) {
     if (realNow() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
     await idle(5)
   }
@@ -70,7 +70,7 @@ export abstract class AppHarness {
   }
 
   /** Resolves when `cond` holds, polling on real time. */
-  until(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+  until(cond: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 8000): Promise<void> {
     return until(cond, what, timeoutMs)
   }
 

@@ -1,4 +1,4 @@
-// Helpers for the fault specs (tests/faults/): the plugin's history files, and stopping or
+// Helpers for the fault specs (tests/<part>/*-faults.spec.ts): the plugin's history files, and stopping or
 // reloading the plugin while observing when its service has really stopped.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 // The history suite's view of the JSONL backend: a temporary conversations folder, on a small
 // tmpfs of its own where the test may mount one (root), so writes can be made to fail for real:
-// a full disk, as in tests/faults/disk-full.spec.ts.
+// a full disk, as in tests/history/disk-full-faults.spec.ts.
 import { execFileSync } from 'node:child_process'
 import { rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'

@@ -2,9 +2,10 @@
 // plugin must handle (text, long text, media, resources, errors, a crash, a changing list).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
+import { tinyPng } from './tiny-png'
 
 /** a 1x1 PNG */
-export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+export const PNG_BASE64 = tinyPng(0, 1, 1).toString('base64')
 export const NOTE_URI = 'note://notes/hello.txt'
 export const NOTE_TEXT = 'hello from a resource\nsecond line'
 

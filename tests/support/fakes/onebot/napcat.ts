@@ -13,6 +13,7 @@ import { AddressInfo } from 'node:net'
 import { WebSocket, WebSocketServer } from 'ws'
 import { groupMessageEvent, Ids, MessageDescription, meta, notices, OB11Message, privateMessageEvent, Role } from './events'
 import { normalizeMessage, Segment, seg } from './segments'
+import { until } from '../../app-waits'
 
 // Captured at load: tests install @sinonjs/fake-timers, and the fake's own waiting keeps real time.
 const realSetTimeout = globalThis.setTimeout
@@ -312,12 +313,8 @@ export class FakeNapCat {
   // ---- waiting ----
 
   /** Resolves when `cond` holds (polling on real time). */
-  async until(cond: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
-    const start = Date.now()
-    while (!cond()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`fake NapCat: timed out waiting for ${what}`)
-      await new Promise(r => realSetTimeout(r, 5))
-    }
+  until(cond: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
+    return until(cond, `fake NapCat: ${what}`, timeoutMs)
   }
 
   /** The calls of `action` once there are `n` of them. */

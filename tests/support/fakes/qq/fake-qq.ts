@@ -22,12 +22,12 @@ import { AddressInfo } from 'node:net'
 import { Endpoint, RecordedRequest, ScriptedServer } from '../scripted-server'
 import { QQ_ERRORS, QQErrorEntry, QQReply, qqOpenAPI, refuse } from './errors'
 import { RichMedia, Upload } from './files'
+import { until } from '../../app-waits'
 import {
   C2CInput, C2CMessage, c2cMessage, eventId, GroupAtInput, GroupAtMessage, groupAtMessage, INTENT_OF, Intents, messageId, Opcode, qqTimestamp,
 } from './events'
 
 // Captured at load: tests install @sinonjs/fake-timers; the fake's waiting and its clock keep real time.
-const realSetTimeout = globalThis.setTimeout
 const realNow = Date.now.bind(Date)
 
 export type Scene = 'group' | 'c2c'
@@ -377,12 +377,8 @@ export class FakeQQ {
     return this.until(() => this.connected, 'a bot to identify on the gateway', timeoutMs)
   }
 
-  private async until(cond: () => boolean, what: string, timeoutMs: number): Promise<void> {
-    const start = realNow()
-    while (!cond()) {
-      if (realNow() - start > timeoutMs) throw new Error(`fake-qq: timed out waiting for ${what}`)
-      await new Promise(r => realSetTimeout(r, 5))
-    }
+  private until(cond: () => boolean, what: string, timeoutMs: number): Promise<void> {
+    return until(cond, `fake-qq: ${what}`, timeoutMs)
   }
 
   async close(): Promise<void> {
