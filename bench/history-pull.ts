@@ -5,7 +5,8 @@
 // facts live through runtime.receive, both from the same stored start, interleaved.
 import { cp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HistoryPull } from '../src/koishi/history-pull'
+import { HistoryPull } from '../src/history-pull/pull'
+import { historySource } from '../src/koishi/history-pull/sources'
 import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
 import { KeyedQueue } from '../src/util/keyed-queue'
@@ -85,9 +86,9 @@ async function pullAll(dir: string, standIn: StandIn): Promise<{ ms: number; sto
   const runtime = await started(dir)
   const queue = new KeyedQueue()
   let queued = 0
-  const pulls = new HistoryPull({
-    log: quiet, profiles: () => [runtime.profile], owner: () => runtime.profile, bot: () => standIn.bot, botName: () => undefined,
-    running: async () => runtime, active: () => true,
+  const pulls = new HistoryPull<Runtime>({
+    log: quiet, profiles: () => [runtime.profile], owner: () => runtime.profile, source: () => historySource(standIn.bot),
+    kit: r => ({ assets: r.assets, bot: r.bot, selfId: String(SELF) }), running: async () => runtime, active: () => true,
     queue: (_p, _b, conversation, task) => { queued++; return queue.run(conversation, task) },
   })
   pulls.started(runtime)

@@ -1,7 +1,7 @@
 // What the model reads of what people send on QQ (SPEC §19 "What the mind sees"): NapCat's segments
 // (tests/support/fakes/onebot, shaped as NapCatQQ's packages/napcat-onebot api/msg.ts converters emit
 // them) decoded by the real koishi-plugin-adapter-onebot 6.9.4 (lib/index.js adaptMessage), rendered by
-// kotodama (src/koishi/inbound/*.ts), read from the request the fake OpenAI server received. No
+// kotodama (src/inbound/*.ts), read from the request the fake OpenAI server received. No
 // platform URL ever reaches the model.
 import { expect } from 'chai'
 import { readdir, readFile } from 'node:fs/promises'

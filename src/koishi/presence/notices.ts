@@ -8,7 +8,7 @@ import type { Fact } from '../../history/entries'
 import type { Runtime } from '../../runtime/runtime'
 import type { Logger } from '../../util/logger'
 import { displayName, shownId } from '../../util/transcript-text'
-import { arrivalOf, type Arrival } from '../session-to-fact'
+import { arrivalOf, type Arrival } from '../inbound/session-to-fact'
 import { exemptFromWholeMute, readBan } from './ban'
 
 export interface NoticeDeps {

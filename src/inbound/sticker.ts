@@ -8,7 +8,7 @@
 //   `emoji_id`, `emoji_package_id`, `key`; the adapter passes it through with its `url`.
 // Koishi camel-cases attribute keys (`subType`, `emojiId`); the snake-case spellings are accepted too.
 // When the sticker library knows its bytes, its name and description follow (sticker-match.ts).
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderKit } from './kit'
 import { label, mediaText, sourceOf, store } from './media'
 import { libraryLabel, stickerNote } from './sticker-match'

@@ -3,7 +3,7 @@
 // quote) stay elements with only their own attributes; anything else reads `[poke]`, `[music: title]`:
 // its type and its text, never its attributes, so no platform link (an `mface`'s gif, a `music`
 // segment's audio url) reaches the model.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderChildren } from './kit'
 import { label } from './media'
 

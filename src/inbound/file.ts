@@ -2,7 +2,7 @@
 // (NapCatQQ's fileElement converter) has `file` (its name), `file_id`, `file_size` and a `url` only when
 // NapCat could get one; without it the adapter (lib/index.js adaptMessage) sets `src` to the bare
 // name, which is no source: then `[file: report.pdf, 1.2 MB]`, and nothing is registered.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderKit } from './kit'
 import { baseName, label, mediaText, numberOf, sourceOf, store } from './media'
 

@@ -1,7 +1,7 @@
 // What every inbound renderer is given (its own file, so renderers import it without a cycle
 // through render.ts, which imports them all).
-import type { h } from 'koishi'
-import type { AssetStore } from '../../resources/schemes/asset-store'
+import type h from '@satorijs/element'
+import type { AssetStore } from '../resources/schemes/asset-store'
 
 /** A message inside a forward, as the adapter returned it. */
 export interface ForwardedMessage {
@@ -32,6 +32,13 @@ export interface StickerLookup {
   of(sha256: string): StickerLabel | undefined
   /** waiting for images' bytes ends at this time (ms since the epoch), for the whole message */
   until: number
+}
+
+/** The message a voice came with (its transcript's place, and recall's author). */
+export interface VoiceOrigin {
+  id: string
+  channel: string
+  user: { id: string; name: string }
 }
 
 /** What renderers may use: the runtime's assets, and the platform's help where it has some. */

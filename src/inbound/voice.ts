@@ -3,8 +3,8 @@
 // Discord's adapters set it); OneBot's `record` has no duration (NapCatQQ's pttElement converter), and
 // its `file_size` says nothing about seconds. With voice.stt set it is handed to the voice part,
 // whose transcript later fills the line in (`[voice 4 s: asset://…] "the words"`).
-import { h } from 'koishi'
-import { voiceHead } from '../../history/voice-line'
+import h from '@satorijs/element'
+import { voiceHead } from '../history/voice-line'
 import type { RenderKit } from './kit'
 import { mediaText, numberOf, sourceOf, store } from './media'
 

@@ -3,7 +3,7 @@
 // (lib/index.js adaptMessage: `url` becomes `src`, `record` an `audio`, `reply` a `quote`, a face
 // named from `qface`), so
 // pulled and forwarded messages render exactly like live ones.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import * as qface from 'qface'
 
 /** One segment of NapCat's `message_format: 'array'`. */

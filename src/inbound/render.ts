@@ -3,7 +3,7 @@
 // silently. Malformed input (missing or odd attributes, giant values) reads as a short text;
 // renderElements never throws. A tree deeper than MAX_DEPTH is flattened to its text and media
 // (flat.ts, SPEC §22: bounded, nothing lost).
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import { flatten, newWalk, overVisits, walkNote, type Walk } from './flat'
 import type { RenderKit } from './kit'
 import { renderOne } from './renderers'

@@ -1,22 +1,13 @@
-// A message read from a platform's history → a fact, as session-to-fact.ts makes one of a live
+// A message read from a platform's history → a fact, as the edge's session-to-fact.ts makes one of a live
 // message: the same channel key and platform ids, the author's card or nickname, the platform's
 // time, media registered as assets through the same renderers; marked `pulled`.
-import { rawChannel } from '../../claims/channel-key'
-import type { Fact } from '../../history/entries'
-import type { VoiceOrigin } from '../inbound/kit-for'
+import { rawChannel } from '../claims/channel-key'
+import type { Fact } from '../history/entries'
+import type { VoiceOrigin } from '../inbound/kit'
+import { mentionsBot } from '../inbound/mentions'
 import { renderElements, type RenderKit } from '../inbound/render'
-import { mentionsBot } from '../mentions'
+import type { ChannelPlace } from './ports'
 import type { FetchedMessage } from './window'
-
-/** Where a channel is, as its facts say it (or the live message that starts a pull). */
-export interface ChannelPlace {
-  channel: string
-  /** the platform's own id of the channel */
-  channelId: string
-  direct: boolean
-  guildId?: string
-  channelName?: string
-}
 
 export interface PulledFactKit extends RenderKit {
   bot: string

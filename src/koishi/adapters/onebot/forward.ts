@@ -4,10 +4,10 @@
 // NapCat (action/go-cqhttp/GetForwardMsg.ts) answers `{ messages }`, each message with its segments
 // under `message`; other implementations use `content`. Bounded by a timeout; never throws.
 import type { Bot } from 'koishi'
-import type { Logger } from '../../util/logger'
-import type { ForwardedMessage, RenderKit } from '../inbound/kit'
-import { authorOf, decodeSegments, type OneBotMessage } from './segments'
-import { TIMED_OUT, within } from '../../util/within'
+import type { Logger } from '../../../util/logger'
+import type { ForwardedMessage, RenderKit } from '../../../inbound/kit'
+import { authorOf, decodeSegments, type OneBotMessage } from '../../../inbound/onebot-segments'
+import { TIMED_OUT, within } from '../../../util/within'
 
 export const FORWARD_FETCH_MS = 5000
 

@@ -4,10 +4,10 @@
 // a sticker, or one its platform declares small (NapCat's `file_size`), waits, and all images of one
 // message together at most until `kit.stickers.until` (1.5 s after its arrival). An image whose
 // bytes come later reads as it would without the library; nothing waits when the library is off.
-import type { Sticker, StickerShelf } from '../../stickers/types'
+import type { Sticker, StickerShelf } from '../stickers/types'
 import type { RenderKit, StickerLabel, StickerLookup } from './kit'
 import { label, type Stored } from './media'
-import { within } from '../../util/within'
+import { within } from '../util/within'
 
 /** how long one message's images may wait for their bytes, in all */
 export const STICKER_WAIT_MS = 1500

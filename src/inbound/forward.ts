@@ -15,10 +15,10 @@
 // - NapCat's `forward` segment with `content` (its messages, when NapCat parsed them; NapCatQQ's
 //   multiForwardMsgElement converter), which the OneBot adapter passes through as an attribute;
 // - otherwise the platform's fetch by id (`kit.forward`: OneBot's get_forward_msg, koishi/onebot/forward.ts).
-import { h } from 'koishi'
-import { safeCut } from '../../util/surrogate'
-import { displayName, indentContinuation } from '../../util/transcript-text'
-import { authorOf, decodeSegments, type OneBotMessage } from '../onebot/segments'
+import h from '@satorijs/element'
+import { safeCut } from '../util/surrogate'
+import { displayName, indentContinuation } from '../util/transcript-text'
+import { authorOf, decodeSegments, type OneBotMessage } from './onebot-segments'
 import type { ExpansionBudget, ForwardedMessage, RenderChildren, RenderKit } from './kit'
 
 export const FORWARD_MAX_MESSAGES = 20

@@ -1,8 +1,8 @@
 // A share card (a `json` element: QQ's ark messages, OneBot's `json` segment) as the model reads it
 // (SPEC §19 "cards: title, description and link"): `[card: title — description (link)]`. The card's
 // other fields (preview pictures on the platform's servers, app ids, tokens) never reach the model.
-import { h } from 'koishi'
-import { safeCut } from '../../util/surrogate'
+import h from '@satorijs/element'
+import { safeCut } from '../util/surrogate'
 
 const MAX_FIELD = 200
 

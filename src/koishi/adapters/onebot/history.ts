@@ -5,8 +5,8 @@
 // including that one, oldest first; NapCat answers at most 50 a call, other implementations 30,
 // so a short page is not taken for the start of the history.
 import type { Bot } from 'koishi'
-import { byTime, type Fetched, type FetchedMessage, PullWindow, type PullRequest } from '../history-pull/window'
-import { authorOf, decodeSegments, type OneBotMessage } from './segments'
+import { byTime, type Fetched, type FetchedMessage, PullWindow, type PullRequest } from '../../../history-pull/window'
+import { authorOf, decodeSegments, type OneBotMessage } from '../../../inbound/onebot-segments'
 
 /** the most a call asks for (NapCat's cap) */
 export const PER_CALL = 50

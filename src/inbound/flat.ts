@@ -3,11 +3,11 @@
 // formatting left out, its text kept and its media rendered as usual (assets registered). The whole
 // message is bounded: MAX_VISITS elements looked at, MAX_TEXT units of flattened text kept; past
 // either, a note says what was left out.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderKit } from './kit'
 import { renderOther } from './other'
 import { MEDIA_RENDERERS, renderOne } from './renderers'
-import { safeCut } from '../../util/surrogate'
+import { safeCut } from '../util/surrogate'
 
 /** elements one message may make the renderer look at */
 export const MAX_VISITS = 20_000

@@ -2,7 +2,7 @@
 // are offered newest first, and the window keeps those said since the conversation's newest stored
 // one, at most `max`, none older than `notBefore`, none of the bot's own, none from the live
 // message waiting behind the pull onwards (it arrives live, and what follows it does too).
-import type { h } from 'koishi'
+import type h from '@satorijs/element'
 
 /** A message read from a platform's history, before it is rendered. */
 export interface FetchedMessage {

@@ -3,7 +3,7 @@
 // `sub_type`, `file_size`, the adapter's `url`) is left out; a `summary` stays only when it says
 // more than QQ's default '[图片]'. An image whose bytes are a library sticker's reads as that sticker
 // (SPEC §19): `[sticker: asset://… name: description]`.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderKit } from './kit'
 import { label, mediaText, numberOf, sourceOf, store } from './media'
 import { summaryOf } from './sticker'

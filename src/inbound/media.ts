@@ -1,8 +1,8 @@
 // What the media renderers share: which sources become assets, how a medium reads, and short labels
 // from attributes (SPEC §19: `[voice 4 s: asset://…]`, never the platform's link).
-import type { h } from 'koishi'
-import type { AssetStore } from '../../resources/schemes/asset-store'
-import { safeCut } from '../../util/surrogate'
+import type h from '@satorijs/element'
+import type { AssetStore } from '../resources/schemes/asset-store'
+import { safeCut } from '../util/surrogate'
 
 /** The medium as an asset: its URL, none (no source the store could fetch), or a registration that failed. */
 export type Stored = { url: string } | { none: true } | { failed: true }

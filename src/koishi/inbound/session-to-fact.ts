@@ -1,10 +1,11 @@
 // A Koishi session → a fact: media registered as assets, so platform links never reach the model.
 import { h, Session, Universal } from 'koishi'
-import { channelKey, rawChannel } from '../claims/channel-key'
-import type { Fact } from '../history/entries'
-import type { VoiceOrigin } from './inbound/kit-for'
-import { renderElements, type RenderKit } from './inbound/render'
-import { mentionsBot } from './mentions'
+import { channelKey, rawChannel } from '../../claims/channel-key'
+import type { LiveArrival } from '../../history-pull/ports'
+import type { Fact } from '../../history/entries'
+import type { VoiceOrigin } from '../../inbound/kit'
+import { mentionsBot } from '../../inbound/mentions'
+import { renderElements, type RenderKit } from '../../inbound/render'
 
 
 /**
@@ -44,6 +45,16 @@ export function voiceOrigin(a: Arrival): VoiceOrigin {
   const { event } = a
   const id = String(event.message?.id ?? '')
   return { id, channel: a.channel, user: { id: a.userId ?? '', name: authorOf(a) ?? '' } }
+}
+
+/** The arrival as the history pull sees it (SPEC §19): where it is, its platform id and time (0: unknown). */
+export function liveOf(a: Arrival): LiveArrival {
+  const { event } = a
+  return {
+    channel: a.channel, channelId: a.channelId ?? rawChannel(a.channel), direct: a.isDirect,
+    ...(event.guild?.id ? { guildId: event.guild.id } : {}), ...(event.channel?.name ? { channelName: event.channel.name } : {}),
+    id: String(event.message?.id ?? ''), at: event.timestamp || 0,
+  }
 }
 
 const authorOf = (a: Arrival) => a.event.member?.nick || a.event.user?.nick || a.event.user?.name || a.userId

@@ -1,6 +1,6 @@
 // A video as the model reads it (SPEC §19): `[video: asset://…]`. OneBot's `video` (NapCatQQ's
 // videoElement converter: `file`, `url`, `file_size`) arrives from the adapter as `<video src>`.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import type { RenderKit } from './kit'
 import { mediaText, sourceOf, store } from './media'
 

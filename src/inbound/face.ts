@@ -1,7 +1,7 @@
 // A QQ face as the model reads it (SPEC §19): `[face: 斜眼笑]`, or `[face 178]` without a name. The
 // OneBot adapter (lib/index.js adaptMessage) gives `<face id name platform>` with the face's picture
 // on the web as a child `<img>`: that picture is neither registered nor shown.
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import { label } from './media'
 
 export function renderFace(el: h): h | undefined {

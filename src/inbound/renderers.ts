@@ -1,6 +1,6 @@
 // The renderers of an incoming message's elements in the order they are asked (SPEC §19), and the
 // one call that asks them (render.ts walks a message with it, flat.ts a flattened one).
-import { h } from 'koishi'
+import h from '@satorijs/element'
 import { renderCard } from './card'
 import { renderFace } from './face'
 import { renderFile } from './file'
