@@ -4,14 +4,14 @@ import { h, type Bot } from 'koishi'
 import type { HistorySource } from '../../history-pull/ports'
 import { byTime, type Fetched, type FetchedMessage, PullWindow, type PullRequest } from '../../history-pull/window'
 import { oneBotHistory } from '../adapters/onebot/history'
-import { QQ_HISTORY } from '../adapters/qq/history'
+import { QQ_NO_HISTORY } from '../adapters/qq/facts'
 
 type BotSource = (bot: Bot, req: PullRequest) => Promise<Fetched>
 
 /** By `bot.platform`: how its history is read, or why it cannot be (said where capabilities are shown). */
 const SOURCES: Record<string, BotSource | string> = {
   onebot: oneBotHistory,
-  qq: QQ_HISTORY,
+  qq: QQ_NO_HISTORY,
 }
 
 /** The history source of `bot`, or why it has none. */

@@ -4,9 +4,8 @@
 // passive reply (`msg_id`, an increasing `msg_seq` kept on the session) only from `options.session`.
 import { LRUCache } from 'lru-cache'
 import { Universal, type Bot, type Session } from 'koishi'
-import { isDirectKey } from '../claims/channel-key'
-import type { OutboundMessage } from '../runtime/types'
-import { needsPassiveReplies } from './presence/capabilities'
+import { isDirectKey } from '../../../claims/channel-key'
+import type { OutboundMessage } from '../../../runtime/types'
 
 /** QQ's longest reply window (single chats: 60 minutes) */
 const WINDOW_MS = 60 * 60 * 1000
@@ -15,9 +14,9 @@ export class ReplyContexts {
   /** one session per answered message, so the adapter's `msg_seq` counts up across sends */
   private sessions = new LRUCache<string, Session>({ max: 2000, ttl: WINDOW_MS })
 
-  /** The options of `bot.sendMessage` for a message answering `replyTo`; none where the adapter needs none. */
+  /** The options of `bot.sendMessage` for a message answering `replyTo`; the caller asks only where the platform needs them. */
   options(bot: Bot, m: OutboundMessage, rawId: string): { session: Session } | undefined {
-    if (!m.replyTo || !needsPassiveReplies(bot.platform)) return undefined
+    if (!m.replyTo) return undefined
     const key = `${bot.sid}\u0000${m.channel}\u0000${m.replyTo.id}`
     let session = this.sessions.get(key)
     if (!session) {
