@@ -3,11 +3,11 @@
 // mind's sends there, its tool results) and its media only when the turn is in that private chat.
 // A group turn sees the groups alone. Filtered before the window is picked, so nothing hidden
 // counts toward it.
-import { isDirectKey } from '../../claims/channel-key'
-import type { TurnChat } from '../../contract/tool'
-import type { Entry } from '../../history/entries'
-import { factAttachmentId } from '../../history/recalled'
-import { turnChannel } from '../turn-chat'
+import { isDirectKey } from '../claims/channel-key'
+import type { TurnChat } from '../contract/tool'
+import type { Entry } from '../history/entries'
+import { factAttachmentId } from '../history/recalled'
+import { turnChannel } from './turn-chat'
 
 export function chatEntries(entries: Entry[], chat: TurnChat | undefined): Entry[] {
   const own = chat?.direct ? chat.channel : undefined

@@ -1,11 +1,11 @@
 // A text made or fetched whole (a web page, an MCP resource, a history:// page) as `read` returns
 // it (SPEC §5.3): itself when it fits one page or the caller asked for all of it; longer, archived
 // and read again from the artifact, so it pages like any file.
-import type { ArtifactStore } from './schemes/artifact-store'
-import { pageString } from './paging'
-import { placeOf } from './scope'
-import type { ReadOptions, ReadResult } from './types'
-import { wholeRange } from './whole-range'
+import type { ArtifactStore } from './artifact-store'
+import { pageString } from '../paging'
+import { placeOf } from '../scope'
+import type { ReadOptions, ReadResult } from '../types'
+import { wholeRange } from '../whole-range'
 
 export interface TextResult {
   url: string

@@ -8,16 +8,16 @@
 // delays the others). Only regular files are opened; pipes, sockets and devices are forbidden.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { clip } from '../util/clip'
-import { ResourceError } from './errors'
-import { composeSelectors, encodeSegment, formatFileUrl, withOffset, type FileUrl } from './file-url'
-import { fsError } from './fs-error'
-import { imageDimensions } from './image-dimensions'
-import { isImageType, isTextualType, mediaTypeOfName, sniffMediaType } from './media-type'
-import { readFilePage, readFileRangeText, TextCache, TextFile } from './text'
-import { pageString, sliceLineRange } from './paging'
-import type { ReadOptions, ReadResult, ResourceMeta } from './types'
-import { wholeRange } from './whole-range'
+import { clip } from '../../util/clip'
+import { ResourceError } from '../errors'
+import { composeSelectors, encodeSegment, formatFileUrl, withOffset, type FileUrl } from '../file-url'
+import { fsError } from '../fs-error'
+import { imageDimensions } from '../image-dimensions'
+import { isImageType, isTextualType, mediaTypeOfName, sniffMediaType } from '../media-type'
+import { readFilePage, readFileRangeText, TextCache, TextFile } from './index'
+import { pageString, sliceLineRange } from '../paging'
+import type { ReadOptions, ReadResult, ResourceMeta } from '../types'
+import { wholeRange } from '../whole-range'
 
 /** Past this a direct read of a binary file is refused (a page of text has its own budget). */
 export const MAX_FILE_RESULT_BYTES = 20 * 1024 * 1024
