@@ -1,6 +1,6 @@
 // 17. History after downtime (SPEC §19): a runtime starts with 100 stored conversations, each with 60
 // messages said since its last stored one on a OneBot stand-in that pages as NapCat does (at most 50
-// a call, by message_seq, inclusive, oldest first); the edge's HistoryPull pulls the newest 50 of
+// a call, by message_seq, inclusive, oldest first); the core's HistoryPull pulls the newest 50 of
 // each through the real OneBot source, renders them and stores them. Against storing the same 5,000
 // facts live through runtime.receive, both from the same stored start, interleaved.
 import { cp, rm } from 'node:fs/promises'
@@ -11,6 +11,7 @@ import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
 import { KeyedQueue } from '../src/util/keyed-queue'
 import type { Logger } from '../src/util/logger'
+import { historyReconnect } from './history-reconnect'
 import { median, now, type Mode, type Row } from './measure'
 import { benchRuntime, BOT, scriptedModel } from './runtime-setup'
 
@@ -160,6 +161,7 @@ export async function historyPull(mode: Mode): Promise<Row[]> {
   const baseline = median(live)
   const ratio = figure / baseline
   const expected = CONVERSATIONS * PER_CONVERSATION
+  const reconnect = await historyReconnect(mode)
   return [
     {
       benchmark: `17 history pull on start, ${CONVERSATIONS} conversations × ${PER_CONVERSATION} messages (median of ${reps})`, figure, unit: 'ms',
@@ -177,5 +179,6 @@ export async function historyPull(mode: Mode): Promise<Row[]> {
       benchmark: '17 history pull, the platform answering in 5 ms (informational)', figure: fresh, unit: 'ms',
       note: `${CONVERSATIONS} calls, 4 at a time: at least ${(CONVERSATIONS * 5 / 4).toFixed(0)} ms of waiting`,
     },
+    ...reconnect,
   ]
 }
