@@ -48,7 +48,7 @@ function standIn(): { bot: any; calls: number } {
         s.calls++
         await new Promise(r => setTimeout(r, LATENCY_MS))
         const g = Number(p.group_id)
-        const last = { message_id: g * 1000, message_seq: g * 1000, time: 1, user_id: 2001, sender: { user_id: 2001 }, message: [] }
+        const last = { message_id: g * 1000, message_seq: g * 1000, time: 1, user_id: 2001, sender: { user_id: 2001 }, message: [] as unknown[] }
         return { status: 'ok', retcode: 0, data: { messages: [last] } }
       },
     },

@@ -81,15 +81,16 @@ export class HistoryPull<R extends PullingRuntime = PullingRuntime> {
   /**
    * Before a live message is stored, in its ingest queue: the first of its channel since the epoch
    * began pulls what was said before it. undefined (nothing to wait for) for every other message.
+   * `arrival` is asked only then: every other message makes nothing.
    */
-  before(runtime: R, live: LiveArrival): Promise<void> | undefined {
+  before(runtime: R, channel: string, arrival: () => LiveArrival): Promise<void> | undefined {
     if (!this.states.has(runtime)) this.started(runtime)
-    if (!this.claim(runtime, live.channel)) return undefined
-    const { id, at, ...place } = live
+    if (!this.claim(runtime, channel)) return undefined
+    const { id, at, ...place } = arrival()
     const mark: MessageMark = { id, at: at || runtime.options.clock.now() }
     // the live message is stored whatever happens here
-    return this.limiter.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(live.channel), mark))
-      .catch(e => this.failed(runtime, live.channel, e))
+    return this.limiter.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(channel), mark))
+      .catch(e => this.failed(runtime, channel, e))
   }
 
   private epochOf(sid: string): number {

@@ -14,7 +14,7 @@
 //   that puts the content inside the element;
 // - NapCat's `forward` segment with `content` (its messages, when NapCat parsed them; NapCatQQ's
 //   multiForwardMsgElement converter), which the OneBot adapter passes through as an attribute;
-// - otherwise the platform's fetch by id (`kit.forward`: OneBot's get_forward_msg, koishi/onebot/forward.ts).
+// - otherwise the platform's fetch by id (`kit.forward`: OneBot's get_forward_msg, koishi/adapters/onebot/forward.ts at the edge).
 import h from '@satorijs/element'
 import { safeCut } from '../util/surrogate'
 import { displayName, indentContinuation } from '../util/transcript-text'

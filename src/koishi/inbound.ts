@@ -76,7 +76,8 @@ export class Inbound {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
         const runtime = await this.deps.runtime(profile, bot)
-        const pulling = this.pulls.before(runtime, liveOf(arrival))   // awaited only when there is a pull: a tick less for every other message
+        // awaited only when there is a pull: a tick less for every other message
+        const pulling = this.pulls.before(runtime, channel, () => liveOf(arrival))
         if (pulling) await pulling
         const kit = kitFor(runtime, session.bot, this.deps.log, voiceOrigin(arrival))
         if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
