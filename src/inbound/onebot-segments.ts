@@ -1,8 +1,7 @@
-// OneBot v11 messages fetched through the adapter's raw API (history pages, forwards) decoded
-// into Koishi elements the way koishi-plugin-adapter-onebot 6.9.4 decodes a live message
-// (lib/index.js adaptMessage: `url` becomes `src`, `record` an `audio`, `reply` a `quote`, a face
-// named from `qface`), so
-// pulled and forwarded messages render exactly like live ones.
+// OneBot v11 messages (history pages and forwards the edge fetches, a forward's `content` NapCat
+// puts in the element) decoded into elements the way koishi-plugin-adapter-onebot 6.9.4 decodes a
+// live message (lib/index.js adaptMessage: `url` becomes `src`, `record` an `audio`, `reply` a
+// `quote`, a face named from `qface`), so pulled and forwarded messages render like live ones.
 import h from '@satorijs/element'
 import * as qface from 'qface'
 
