@@ -1,7 +1,7 @@
 // A ban notice as a mute of the mind (SPEC §19). OneBot's `group_ban` (NapCatQQ: OB11GroupBanEvent;
 // the OneBot v11 spec's notice.md): `duration` in seconds, `sub_type` ban or lift_ban, `user_id` 0
 // for the whole group, which NapCat reports with duration -1 (until an admin lifts it).
-import { TIMED_OUT, within } from '../../util/within'
+import { TIMED_OUT, within } from '../../../util/within'
 
 /** QQ's longest ban of one member: 30 days; a whole-group mute lasts until lifted, kept at most this long. */
 export const MAX_BAN_SECONDS = 30 * 24 * 3600
