@@ -18,6 +18,8 @@ const LAYERS = [
   ['part'],
   ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice', 'initiative'],
   ['recall'],
+  ['inbound'],
+  ['history-pull'],
   ['runtime'],
   ['console-data'],
   ['koishi'],

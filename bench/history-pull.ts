@@ -1,15 +1,17 @@
 // 17. History after downtime (SPEC §19): a runtime starts with 100 stored conversations, each with 60
 // messages said since its last stored one on a OneBot stand-in that pages as NapCat does (at most 50
-// a call, by message_seq, inclusive, oldest first); the edge's HistoryPull pulls the newest 50 of
+// a call, by message_seq, inclusive, oldest first); the core's HistoryPull pulls the newest 50 of
 // each through the real OneBot source, renders them and stores them. Against storing the same 5,000
 // facts live through runtime.receive, both from the same stored start, interleaved.
 import { cp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HistoryPull } from '../src/koishi/history-pull'
+import { HistoryPull } from '../src/history-pull/pull'
+import { historySource } from '../src/koishi/history-pull/sources'
 import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
 import { KeyedQueue } from '../src/util/keyed-queue'
 import type { Logger } from '../src/util/logger'
+import { historyReconnect } from './history-reconnect'
 import { median, now, type Mode, type Row } from './measure'
 import { benchRuntime, BOT, scriptedModel } from './runtime-setup'
 
@@ -85,9 +87,9 @@ async function pullAll(dir: string, standIn: StandIn): Promise<{ ms: number; sto
   const runtime = await started(dir)
   const queue = new KeyedQueue()
   let queued = 0
-  const pulls = new HistoryPull({
-    log: quiet, profiles: () => [runtime.profile], owner: () => runtime.profile, bot: () => standIn.bot, botName: () => undefined,
-    running: async () => runtime, active: () => true,
+  const pulls = new HistoryPull<Runtime>({
+    log: quiet, profiles: () => [runtime.profile], owner: () => runtime.profile, source: () => historySource(standIn.bot),
+    kit: r => ({ assets: r.assets, bot: r.bot, selfId: String(SELF) }), running: async () => runtime, active: () => true,
     queue: (_p, _b, conversation, task) => { queued++; return queue.run(conversation, task) },
   })
   pulls.started(runtime)
@@ -159,6 +161,7 @@ export async function historyPull(mode: Mode): Promise<Row[]> {
   const baseline = median(live)
   const ratio = figure / baseline
   const expected = CONVERSATIONS * PER_CONVERSATION
+  const reconnect = await historyReconnect(mode)
   return [
     {
       benchmark: `17 history pull on start, ${CONVERSATIONS} conversations × ${PER_CONVERSATION} messages (median of ${reps})`, figure, unit: 'ms',
@@ -176,5 +179,6 @@ export async function historyPull(mode: Mode): Promise<Row[]> {
       benchmark: '17 history pull, the platform answering in 5 ms (informational)', figure: fresh, unit: 'ms',
       note: `${CONVERSATIONS} calls, 4 at a time: at least ${(CONVERSATIONS * 5 / 4).toFixed(0)} ms of waiting`,
     },
+    ...reconnect,
   ]
 }

@@ -33,7 +33,7 @@ export type { ToolHost, RuntimeView } from './tools/types'
 export type { SchemeHandler, ReadResult, ReadOptions, MediaBytes, ResourceMeta } from './resources/types'
 // The file-scheme layer, for extensions that serve file-like resources (SPEC §9).
 export { parseFileUrl, formatFileUrl, withOffset, composeSelectors, type FileUrl } from './resources/file-url'
-export { readFileTarget, type FileTarget } from './resources/file-read'
+export { readFileTarget, type FileTarget } from './resources/text/file-read'
 export { TextCache, type TextLimits } from './resources/text'
 export { resolveInRoot } from './resources/file-root'
 export { ResourceError, type ResourceErrorCode } from './resources/errors'

@@ -6,7 +6,7 @@
 // before kotodama chose its own ids, issue 19) gets a fresh one. Applied when a history is loaded
 // and to every step a request shows.
 import type { ModelMessage } from 'ai'
-import { newCallId } from '../model/call-id'
+import { newCallId } from '../util/call-id'
 import type { Entry } from './entries'
 
 type Step = Extract<Entry, { type: 'step' }>

@@ -4,7 +4,7 @@
 // kotodama.reset names another conversation only for an owner.
 import type { Context } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
-import { botIdOf, channelOf } from './session-to-fact'
+import { botIdOf, channelOf } from './inbound/session-to-fact'
 import { MigrationError } from '../history/migrate'
 import { cachedShare, formatCost, formatShare } from '../usage/cost'
 import type { UsageCounts } from '../usage/book'

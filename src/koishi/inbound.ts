@@ -9,10 +9,10 @@ import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { RuntimeRegistry } from './runtime-registry'
 import type { Logger } from '../util/logger'
-import { historyPull, type HistoryPull, type PullHooks } from './history-pull'
-import { arrivalOf, sessionToFact, voiceOrigin } from './session-to-fact'
+import { historyPull, type HistoryPull } from './history-pull'
+import { arrivalOf, liveOf, sessionToFact, voiceOrigin } from './inbound/session-to-fact'
 import { listenToNotices } from './presence/notices'
-import { kitFor } from './inbound/kit-for'
+import { hearingFor, kitFor } from './inbound/kit-for'
 
 export interface InboundDeps {
   log: Logger
@@ -34,11 +34,14 @@ export class Inbound {
   /** each bot's display name, read once (a session's properties are costly proxies), kept current by status events */
   private names = new Map<string, string | undefined>()
   /** messages said while the bot was away, pulled before anything newer is stored (SPEC §19) */
-  private pulls: HistoryPull
+  private pulls: HistoryPull<Runtime>
 
   constructor(private ctx: Context, private deps: InboundDeps) {
-    const hooks: PullHooks = { running: (p, bot) => deps.runtimes.running(p, bot), watch: fn => deps.runtimes.watch(fn) }
-    this.pulls = historyPull(ctx, { ...deps, ...hooks, botName: bot => this.botName(bot), queue: (p, bot, conv, task) => this.queue(p, bot, conv, task) })
+    this.pulls = historyPull(ctx, {
+      log: deps.log, profiles: () => deps.profiles(), owner: (bot, channel) => deps.owner(bot, channel),
+      running: (p, bot) => deps.runtimes.running(p, bot), watch: fn => deps.runtimes.watch(fn),
+      botName: bot => this.botName(bot), hearing: hearingFor, queue: (p, bot, conv, task) => this.queue(p, bot, conv, task),
+    })
     const stopBot = (sid: string) => deps.runtimes.stopWhere(r => r.bot === sid)
     // A middleware, not the message event: commands and other plugins that answer a message
     // consume it first, so `kotodama.status` never becomes a fact.
@@ -73,7 +76,8 @@ export class Inbound {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
         const runtime = await this.deps.runtime(profile, bot)
-        const pulling = this.pulls.before(runtime, arrival)   // awaited only when there is a pull: a tick less for every other message
+        // awaited only when there is a pull: a tick less for every other message
+        const pulling = this.pulls.before(runtime, channel, () => liveOf(arrival))
         if (pulling) await pulling
         const kit = kitFor(runtime, session.bot, this.deps.log, voiceOrigin(arrival))
         if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return

@@ -5,10 +5,10 @@ import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
 import type { Logger } from '../util/logger'
 import { httpGet } from '../resources/schemes/http-fetch'
-import { ReplyContexts } from './reply-context'
+import { ReplyContexts } from './adapters/qq/reply-context'
 import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
-import { allowsProactive, voiceFormatOf } from './presence/capabilities'
+import { allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
 
 /** `log`: the service's masking log (a refusal's words may echo a configured secret) */
@@ -25,7 +25,10 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
       if (!b) throw new Error(`bot ${id} is not connected`)
       const target = m.rawChannel ?? rawChannel(channel)
       try {
-        return await b.sendMessage(target, outboundStickers(outboundFaces(content, b.platform), b.platform), guildId, replies.options(b, m, target))
+        const elements = outboundStickers(outboundFaces(content, b.platform), b.platform)
+        // QQ's passive replies: the send carries the message it answers
+        const options = needsPassiveReplies(b.platform) ? replies.options(b, m, target) : undefined
+        return await b.sendMessage(target, elements, guildId, options)
       } catch (e) {
         const words = platformWords(e)
         log.warn('a message to %s of bot %s was refused: %s', channel, id, words)

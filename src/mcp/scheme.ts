@@ -9,7 +9,7 @@ import type { MediaBytes, ReadOptions, ReadResult, SchemeHandler } from '../reso
 import { clip } from '../util/clip'
 import type { McpConnection } from './connection'
 import { mcpUrl, parseMcpUrl } from './url'
-import { textResult } from '../resources/text-result'
+import { textResult } from '../resources/schemes/text-result'
 
 export interface McpSchemeDeps {
   /** the profile's servers */

@@ -10,7 +10,7 @@
 //   unchanged) is noticed at the next write of that file, a restart, or a pinned file's own stat.
 import { statSync, openSync, readSync, closeSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { decode } from '../resources/text/utf8'
+import { decode } from '../resources/utf8'
 import { looksBinary } from '../resources/text'
 import { clip } from '../util/clip'
 import { walkSync } from './walk'

@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { LRUCache } from 'lru-cache'
 import { looksBinary } from '../resources/text'
-import { decode } from '../resources/text/utf8'
+import { decode } from '../resources/utf8'
 import { clip } from '../util/clip'
 
 export interface NoteHead {

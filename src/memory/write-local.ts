@@ -17,7 +17,7 @@ import { formatFileUrl, parseFileUrl, schemeOf, type FileUrl } from '../resource
 import { fsError, refuseSpecial } from '../resources/fs-error'
 import { countLines } from '../resources/paging'
 import { looksBinary } from '../resources/text'
-import { decode } from '../resources/text/utf8'
+import { decode } from '../resources/utf8'
 import type { WriteRequest, WriteResult } from '../resources/types'
 import { atomicWrite } from '../util/atomic-write'
 import { clip, quote } from '../util/clip'

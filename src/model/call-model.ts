@@ -16,7 +16,7 @@ import { checkMessages } from './check-messages'
 import { sdkSchema } from './sdk-schema'
 import { splitReasoning } from './reasoning'
 import { INVALID_KEY } from './dialects'
-import { newCallId } from './call-id'
+import { newCallId } from '../util/call-id'
 import { hasLeftoverCalls, leftoverCalls } from './leftover-calls'
 
 /** The provider's filter blocked the answer: it is not tried again elsewhere (failure.ts: invalid). */

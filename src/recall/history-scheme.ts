@@ -4,7 +4,7 @@
 import { ResourceError } from '../resources/errors'
 import { countLines } from '../resources/paging'
 import type { ReadResult, SchemeHandler } from '../resources/types'
-import { textResult } from '../resources/text-result'
+import { textResult } from '../resources/schemes/text-result'
 import { clip } from '../util/clip'
 import { historyUrl, parseHistoryUrl, renderPage, SCHEME } from './history-page'
 import { RECALLED_TEXT } from '../history/recalled'

@@ -1,7 +1,7 @@
 // The per-runtime resource center: routes a URL to its scheme's handler (SPEC §5.1).
 import { clip } from '../util/clip'
 import { ResourceError } from './errors'
-import { TextCache } from './text/cache'
+import { TextCache } from './text-cache'
 import type { MediaBytes, ReadOptions, ReadScope, ReadResult, SchemeHandler, WriteErrorCode, WriteOptions, WriteRequest, WriteResult } from './types'
 
 export interface ResourceCenterOptions {

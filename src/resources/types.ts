@@ -1,6 +1,6 @@
 // The read tool's raw result (SPEC §4.2) and the scheme handler contract (SPEC §5, §9).
 import type { ResourceErrorCode } from './errors'
-import type { TextCache } from './text/cache'
+import type { TextCache } from './text-cache'
 
 export type ReadResult =
   | { kind: 'text'; url: string; text: string; mediaType: string

@@ -24,7 +24,7 @@ import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
 import { CrossChats } from './turn-chat'
 import { chatOf } from '../contract/turn-scope'
-import { chatEntries } from './request/chat-window'
+import { chatEntries } from './chat-window'
 
 export type { ConversationDeps } from './conversation-deps'
 

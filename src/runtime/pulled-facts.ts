@@ -12,12 +12,10 @@ import type { AssetStore } from '../resources/schemes/asset-store'
 import { claimAssets } from './asset-claims'
 import { placeOfFact } from '../history/place'
 import { shortenFact } from './long-facts'
+import type { PullPoint, PulledStore } from '../history-pull/ports'
+import { activeSince } from '../history/active-since'
 
-/** Where a pull of one channel starts: the newest fact its conversation holds of it. */
-export interface PullPoint {
-  channel: string
-  last?: Fact
-}
+export type { PullPoint } from '../history-pull/ports'
 
 /** What the store needs of its runtime (a structural view: runtime.ts composes it in one line). */
 export interface PulledSide {
@@ -32,12 +30,12 @@ export interface PulledSide {
 
 type Using = <T>(key: string, fn: (conv: Conversation) => T | Promise<T>) => Promise<T>
 
-export class PulledFacts {
+export class PulledFacts implements PulledStore {
   constructor(private side: PulledSide, private using: Using, private stopped: () => boolean) {}
 
-  /** Keys of the conversations with a stored history: a start pulls for these. */
-  conversations(): Promise<string[]> {
-    return this.side.history().keys()
+  /** Keys of the conversations with a stored history (with `since`, ms: those active since then): a start pulls for these. */
+  conversations(since?: number): Promise<string[]> {
+    return since === undefined ? this.side.history().keys() : activeSince(this.side.history(), since)
   }
 
   /**

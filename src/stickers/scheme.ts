@@ -5,7 +5,7 @@
 import { basename } from 'node:path'
 import { clip } from '../util/clip'
 import { ResourceError } from '../resources/errors'
-import { readFileTarget } from '../resources/file-read'
+import { readFileTarget } from '../resources/text/file-read'
 import { encodeSegment, parseFileUrl } from '../resources/file-url'
 import { fileBytes } from '../resources/schemes/local'
 import type { SchemeHandler } from '../resources/types'

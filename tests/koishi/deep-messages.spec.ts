@@ -12,7 +12,7 @@ import { Harness, call } from '../support/harness'
 import { userTexts } from '../support/fake-openai'
 import { tinyPng } from '../support/tiny-png'
 import { AssetStore } from '../../src/resources/schemes/asset-store'
-import { renderElements } from '../../src/koishi/inbound/render'
+import { renderElements } from '../../src/inbound/render'
 import { linesOf } from '../support/margin'
 
 const PNG = `data:image/png;base64,${tinyPng(0x3366cc).toString('base64')}`

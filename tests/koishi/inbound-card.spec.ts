@@ -2,7 +2,7 @@
 // link"): QQ's ark JSON and its older XML cards; their preview pictures never reach the model.
 import { expect } from 'chai'
 import { h } from 'koishi'
-import { renderCard } from '../../src/koishi/inbound/card'
+import { renderCard } from '../../src/inbound/card'
 
 const read = (type: string, data: string) => renderCard(h(type, { data }))!.attrs.content as string
 

@@ -1,5 +1,5 @@
 // What the model reads of each inbound element (SPEC §19 "What the mind sees"), renderer by renderer
-// (src/koishi/inbound/*.ts), against a real AssetStore in a temporary folder. The element shapes are the
+// (src/inbound/*.ts), against a real AssetStore in a temporary folder. The element shapes are the
 // ones koishi-plugin-adapter-onebot 6.9.4 builds (lib/index.js adaptMessage, attribute keys camel-cased by
 // Koishi's h()) from NapCat's segments (NapCatQQ packages/napcat-onebot api/msg.ts), and Satori's.
 import { expect } from 'chai'
@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { h } from 'koishi'
 import { AssetStore } from '../../src/resources/schemes/asset-store'
-import { renderElements, type ForwardedMessage, type RenderKit } from '../../src/koishi/inbound/render'
-import { humanSize } from '../../src/koishi/inbound/file'
-import { onebotForward } from '../../src/koishi/onebot/forward'
+import { renderElements, type ForwardedMessage, type RenderKit } from '../../src/inbound/render'
+import { humanSize } from '../../src/inbound/file'
+import { onebotForward } from '../../src/koishi/adapters/onebot/forward'
 import { install } from '@sinonjs/fake-timers'
 import { tinyPng } from '../support/tiny-png'
 

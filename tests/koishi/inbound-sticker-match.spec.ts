@@ -1,6 +1,6 @@
 // An inbound image the sticker library knows by its bytes (SPEC §19 "What the mind sees"), renderer
 // by renderer against a real AssetStore whose fetcher is a double: the bounded wait for the arrival
-// fetch (src/koishi/inbound/sticker-match.ts), which images wait, and what reads when the bytes are late.
+// fetch (src/inbound/sticker-match.ts), which images wait, and what reads when the bytes are late.
 // Element shapes as koishi-plugin-adapter-onebot 6.9.4 decodes NapCat's image segment (camel-cased keys).
 import { expect } from 'chai'
 import { createHash } from 'node:crypto'
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { h } from 'koishi'
 import { AssetStore } from '../../src/resources/schemes/asset-store'
-import { renderElements, type RenderKit } from '../../src/koishi/inbound/render'
-import type { StickerLabel } from '../../src/koishi/inbound/kit'
+import { renderElements, type RenderKit } from '../../src/inbound/render'
+import type { StickerLabel } from '../../src/inbound/kit'
 import { tinyPng } from '../support/tiny-png'
 
 const CAT = tinyPng(0xff8800)

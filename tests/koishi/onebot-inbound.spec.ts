@@ -1,7 +1,7 @@
 // What the model reads of what people send on QQ (SPEC §19 "What the mind sees"): NapCat's segments
 // (tests/support/fakes/onebot, shaped as NapCatQQ's packages/napcat-onebot api/msg.ts converters emit
 // them) decoded by the real koishi-plugin-adapter-onebot 6.9.4 (lib/index.js adaptMessage), rendered by
-// kotodama (src/koishi/inbound/*.ts), read from the request the fake OpenAI server received. No
+// kotodama (src/inbound/*.ts), read from the request the fake OpenAI server received. No
 // platform URL ever reaches the model.
 import { expect } from 'chai'
 import { readdir, readFile } from 'node:fs/promises'
@@ -100,7 +100,7 @@ describe('onebot: what the model reads of what people send', function () {
       { user: 2003, nickname: 'Carol', segments: [seg.face(14), seg.text(' '), seg.forward('inner-1')] },
     ])
     const text = await modelReads(seg.forward('fwd-1'))
-    // a fetched message's face has no name: the adapter's face table is not used for fetched messages (koishi/onebot/segments.ts)
+    // a fetched message's face has no name: the adapter's face table is not used for fetched messages (inbound/onebot-segments.ts)
     expect(text).to.equal('[forwarded messages:')
     const request = lastUserText(h.server.requests[0])
     // the fact's later lines indented once more (SPEC §22)

@@ -9,7 +9,7 @@ import { notices, seg } from '../support/fakes/onebot'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
-import { MAX_BAN_SECONDS } from '../../src/koishi/presence/ban'
+import { MAX_BAN_SECONDS } from '../../src/koishi/adapters/onebot/ban'
 
 const GROUP = 555
 const mention = (h: OneBotHarness, text: string, user = 2001) =>

@@ -1,20 +1,36 @@
-// The history pull wired to Koishi (SPEC §19): its bots, its scope, the runtime registry's starts.
+// The history pull (src/history-pull/) wired to Koishi (SPEC §19): its bots and their history
+// sources, its scope, the runtime registry's starts, the render kit of a runtime.
 import type { Context } from 'koishi'
+import { HistoryPull, type HistoryPullDeps } from '../../history-pull/pull'
+import type { PulledFactKit } from '../../history-pull/pulled-fact'
+import type { VoiceOrigin } from '../../inbound/kit'
+import type { RenderKit } from '../../inbound/render'
 import type { Runtime } from '../../runtime/runtime'
-import { HistoryPull, type HistoryPullDeps } from './pull'
+import { historySource } from './sources'
 
-export { HistoryPull } from './pull'
+export type { HistoryPull } from '../../history-pull/pull'
 
-/** What the inbound side is given for the pull by the service. */
-export interface PullHooks {
-  /** the running runtime of (profile, bot), if any */
-  running: HistoryPullDeps['running']
+/** What the inbound side gives the pull. */
+export interface PullHooks extends Omit<HistoryPullDeps<Runtime>, 'source' | 'kit' | 'active'> {
   /** told when a runtime starts or stops (`key` undefined) or a conversation changes */
   watch(fn: (runtime: Runtime, key?: string) => void): () => void
+  botName(sid: string): string | undefined
+  /** how the runtime hears the voices of one message (SPEC §20), when voice.stt is set */
+  hearing(runtime: Runtime, m: VoiceOrigin): RenderKit['voice']
 }
 
-export function historyPull(ctx: Context, d: PullHooks & Omit<HistoryPullDeps, 'bot' | 'active' | 'running'>): HistoryPull {
-  const pulls = new HistoryPull({ ...d, bot: sid => ctx.bots[sid], active: () => ctx.scope.isActive })
+export function historyPull(ctx: Context, d: PullHooks): HistoryPull<Runtime> {
+  const kit = (runtime: Runtime): PulledFactKit | undefined => {
+    const bot = ctx.bots[runtime.bot]
+    if (!bot) return undefined
+    const hear = (m: VoiceOrigin) => d.hearing(runtime, m)
+    return { assets: runtime.assets, bot: runtime.bot, selfId: String(bot.selfId), botName: d.botName(runtime.bot), hear }
+  }
+  const source = (sid: string) => {
+    const bot = ctx.bots[sid]
+    return bot ? historySource(bot) : undefined
+  }
+  const pulls = new HistoryPull<Runtime>({ ...d, source, kit, active: () => ctx.scope.isActive })
   const unwatch = d.watch((runtime, key) => { if (key === undefined) pulls.started(runtime) })
   ctx.on('dispose', unwatch)
   return pulls

@@ -1,22 +1,24 @@
 // Where each adapter keeps its history (SPEC §19; docs/platforms.md "History after downtime"):
 // one entry per platform, and Satori's getMessageList for any other adapter that has it.
 import { h, type Bot } from 'koishi'
-import { oneBotHistory } from '../onebot/history'
-import { byTime, type Fetched, type FetchedMessage, PullWindow, type PullRequest } from './window'
+import type { HistorySource } from '../../history-pull/ports'
+import { byTime, type Fetched, type FetchedMessage, PullWindow, type PullRequest } from '../../history-pull/window'
+import { oneBotHistory } from '../adapters/onebot/history'
+import { QQ_NO_HISTORY } from '../adapters/qq/facts'
 
-export type HistorySource = (bot: Bot, req: PullRequest) => Promise<Fetched>
+type BotSource = (bot: Bot, req: PullRequest) => Promise<Fetched>
 
 /** By `bot.platform`: how its history is read, or why it cannot be (said where capabilities are shown). */
-const SOURCES: Record<string, HistorySource | string> = {
+const SOURCES: Record<string, BotSource | string> = {
   onebot: oneBotHistory,
-  qq: 'QQ official API: no history',
+  qq: QQ_NO_HISTORY,
 }
 
 /** The history source of `bot`, or why it has none. */
 export function historySource(bot: Bot): HistorySource | string {
-  const own = SOURCES[bot.platform]
-  if (own) return own
-  if (typeof (bot as any).getMessageList === 'function') return satoriHistory
+  const own = SOURCES[bot.platform] ?? (typeof (bot as any).getMessageList === 'function' ? satoriHistory : undefined)
+  if (typeof own === 'string') return own
+  if (own) return req => own(bot, req)
   return `${bot.platform}: the adapter has no message history`
 }
 

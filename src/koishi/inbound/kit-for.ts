@@ -1,18 +1,13 @@
 // The render kit of one incoming message: the runtime's assets, the platform's forward fetch, the
 // sticker library and the voice part's hearing (each where the runtime has it).
 import type { Bot } from 'koishi'
+import type { RenderKit, VoiceOrigin } from '../../inbound/kit'
+import { stickerLookup } from '../../inbound/sticker-match'
 import type { Runtime } from '../../runtime/runtime'
 import type { Logger } from '../../util/logger'
-import { onebotForward } from '../onebot/forward'
-import type { RenderKit } from './kit'
-import { stickerLookup } from './sticker-match'
+import { onebotForward } from '../adapters/onebot/forward'
 
-/** The message a voice came with (its transcript's place, and recall's author). */
-export interface VoiceOrigin {
-  id: string
-  channel: string
-  user: { id: string; name: string }
-}
+export type { VoiceOrigin } from '../../inbound/kit'
 
 /** How the runtime hears the voices of one message; undefined when voice.stt is not set. */
 export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice'] {

@@ -4,30 +4,14 @@
 import type { ProfileConfig } from '../../config/types'
 import type { CapabilityLine } from '../../console-data/types'
 import type { VoiceFormat } from '../../voice/types'
+import { ONEBOT_FACTS } from '../adapters/onebot/facts'
+import type { CapabilityName, PlatformFacts } from '../adapters/platform-facts'
+import { QQ_FACTS } from '../adapters/qq/facts'
 
-export type CapabilityName = 'history' | 'stickerMark' | 'voice' | 'poke' | 'muteNotices' | 'passiveReplies' | 'proactive' | 'faces'
+export type { CapabilityName } from '../adapters/platform-facts'
 
 /** One feature for one bot: on or off, and why when the platform or the config decides. */
 export type Capability = CapabilityLine['features'][number] & { name: CapabilityName }
-
-interface PlatformFacts {
-  /** the adapter's name for the owner ("OneBot (NapCat, Lagrange)") */
-  label: string
-  /** true, or why not */
-  has: Partial<Record<CapabilityName, true | string>>
-  /** how it takes voice messages (SPEC §20); absent: as they are */
-  voiceAs?: VoiceFormat
-}
-
-const ONEBOT: PlatformFacts = {
-  label: 'OneBot (NapCat, Lagrange)',
-  has: {
-    history: true, stickerMark: true, voice: true, poke: true, muteNotices: true, faces: true, proactive: true,
-    passiveReplies: 'not needed: every message may be sent',
-  },
-  // NapCat converts anything but SILK with ffmpeg, the most common voice failure (NapCatQQ #222, #699)
-  voiceAs: 'silk-preferred',
-}
 
 /** A platform with none of QQ's features: messages, media, voice, history where `history` says. */
 function plainPlatform(label: string, history: true | string, short = label): PlatformFacts {
@@ -42,17 +26,8 @@ function plainPlatform(label: string, history: true | string, short = label): Pl
 }
 
 const BY_PLATFORM: Record<string, PlatformFacts> = {
-  onebot: ONEBOT,
-  qq: {
-    label: "QQ's official API",
-    has: {
-      history: 'QQ official API: no history', stickerMark: 'QQ official API: no sticker mark', voice: true,
-      poke: 'QQ official API: no pokes', muteNotices: 'QQ official API: no ban notices', faces: 'QQ official API: faces are sent as text',
-      passiveReplies: true, proactive: 'QQ official API: a few a month per group or user (none since April 2025)',
-    },
-    // @satorijs/adapter-qq uploads audio as is only when it starts with #!SILK; else it needs a silk or ffmpeg service
-    voiceAs: 'silk',
-  },
+  onebot: ONEBOT_FACTS,
+  qq: QQ_FACTS,
   discord: plainPlatform('Discord', true),
   telegram: plainPlatform('Telegram', 'Telegram: bots cannot read the history'),
 }

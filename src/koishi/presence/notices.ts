@@ -8,8 +8,8 @@ import type { Fact } from '../../history/entries'
 import type { Runtime } from '../../runtime/runtime'
 import type { Logger } from '../../util/logger'
 import { displayName, shownId } from '../../util/transcript-text'
-import { arrivalOf, type Arrival } from '../session-to-fact'
-import { exemptFromWholeMute, readBan } from './ban'
+import { arrivalOf, type Arrival } from '../inbound/session-to-fact'
+import { exemptFromWholeMute, readBan } from '../adapters/onebot/ban'
 
 export interface NoticeDeps {
   /** runs `task` in the conversation's arrival order; false when no profile claims the channel */

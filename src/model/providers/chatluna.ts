@@ -3,7 +3,7 @@
 // its AIMessage comes back as V3 content and usage. ChatLuna's keys and servers stay ChatLuna's.
 import { APICallError } from '@ai-sdk/provider'
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provider'
-import { newCallId } from '../call-id'
+import { newCallId } from '../../util/call-id'
 import {
   finishOf, reasoningOf, textOf, toContent, toLunaMessages, toLunaTools, toUsage,
   type LunaAnswer, type LunaMessage, type LunaTool, type LunaUsage, type ReasoningBack,

@@ -8,7 +8,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { wrapLanguageModel, type LanguageModel } from 'ai'
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider'
 import type { ModelConfig } from '../../config/types'
-import { reasoningField, wireUsage } from '../wire-format'
+import { reasoningField, wireUsage } from './wire-format'
 import { neutralPrompt } from './neutral'
 
 /** the provider's name: the key its metadata is stored under */

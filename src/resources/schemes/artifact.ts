@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
-import { readFileTarget } from '../file-read'
+import { readFileTarget } from '../text/file-read'
 import { parseFileUrl } from '../file-url'
 import { hidden } from '../scope'
 import type { ReadScope, SchemeHandler } from '../types'

@@ -2,7 +2,7 @@
 // the runtime home, a local disk: synchronous metadata calls.
 import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
-import { readFileTarget, type FileTarget } from '../file-read'
+import { readFileTarget, type FileTarget } from '../text/file-read'
 import { formatFileUrl, parseFileUrl } from '../file-url'
 import { hidden } from '../scope'
 import type { ReadScope, SchemeHandler } from '../types'

@@ -6,7 +6,7 @@ import { isTextualType, sniffMediaType } from '../media-type'
 import type { ReadOptions, ReadResult, SchemeHandler } from '../types'
 import type { ArtifactStore } from './artifact-store'
 import { httpGet } from './http-fetch'
-import { textResult } from '../text-result'
+import { textResult } from './text-result'
 
 export const HTTP_TIMEOUT_MS = 30_000
 export const HTTP_MAX_BYTES = 20 * 1024 * 1024

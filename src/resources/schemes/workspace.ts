@@ -2,7 +2,7 @@
 // a network mount: every fs call here is async, so a slow mount never stalls the process.
 import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
-import { readFileTarget } from '../file-read'
+import { readFileTarget } from '../text/file-read'
 import { resolveInRoot } from '../file-root'
 import { parseFileUrl } from '../file-url'
 import type { SchemeHandler } from '../types'

@@ -12,11 +12,11 @@ import { ResourceError } from '../errors'
 import type { LineRange } from '../file-url'
 import { checkOffset, insidePair, planPage, TEXT_BUDGET, type Budget, type ContinueUrl, type Page } from '../paging'
 import { isHighSurrogate, isLowSurrogate, splitsSurrogatePair } from '../../util/surrogate'
-import { CHUNK, type TextCache } from './cache'
-import type { FileIndex, Position } from './line-index'
+import { CHUNK, type TextCache } from '../text-cache'
+import type { FileIndex, Position } from '../line-index'
 import { readFully, withFile, type Source, type TextFile } from './text-file'
-import { completeLength, decode, encodedLength, type Decoded } from './utf8'
-import { lastAtOrBefore, type WholeText } from './whole-text'
+import { completeLength, decode, encodedLength, type Decoded } from '../utf8'
+import { lastAtOrBefore, type WholeText } from '../whole-text'
 
 export interface FilePageRequest {
   path: string

@@ -17,10 +17,10 @@ import { close, closeSync, constants, fstat, fstatSync, open, openSync, read, re
 import { clip } from '../../util/clip'
 import { ResourceError } from '../errors'
 import { fsError, refuseSpecial } from '../fs-error'
-import { CHUNK, type TextCache } from './cache'
-import type { FileIndex } from './line-index'
-import { looksBinary } from './utf8'
-import { HEAD_BYTES, WholeText } from './whole-text'
+import { CHUNK, type TextCache } from '../text-cache'
+import type { FileIndex } from '../line-index'
+import { looksBinary } from '../utf8'
+import { HEAD_BYTES, WholeText } from '../whole-text'
 
 // O_NONBLOCK: opening a pipe does not wait for a writer (no effect on regular files; absent on Windows)
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
