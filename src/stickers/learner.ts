@@ -17,17 +17,21 @@ import type { AssetSidecar } from '../resources/schemes/asset-store'
 import type { MediaBytes } from '../resources/types'
 import type { Clock, Timer } from '../util/clock'
 import { KeyedFile } from '../util/keyed-file'
-import { Limiter } from '../util/limiter'
+import { BackgroundQueue, Dropped } from '../util/background-queue'
+import { BoundedSet } from '../util/bounded-set'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { RuntimeView } from '../tools/types'
-import { askLearn, learnVerdict } from './learn-check'
+import { askImage } from '../model/ask-image'
+import { LEARN_QUESTION, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
 import { Sightings } from './sightings'
 
-/** images looked at (sidecar read, hash) at once, and waiting at most */
+/** images looked at (sidecar read, hash) at once, and waiting at most: past it the newest sighting is not counted */
 const AT_ONCE = 4
 const MAX_WAITING = 256
+/** the once-told log lines remembered */
+const MAX_WARNED = 1000
 /** checks the vision model failed, retried after 1, 4, 16 min; then the image waits unlabelled for the owner */
 const MAX_TRIES = 4
 const RETRY_MS = 60_000
@@ -82,8 +86,7 @@ export function factAssets(content: string): string[] {
 
 export class Learner {
   private sightings: Sightings
-  private limiter = new Limiter(AT_ONCE)
-  private waiting = 0
+  private looks: BackgroundQueue
   private running = new Set<Promise<void>>()
   private learning = new SerialQueue()
   /** hashes being checked or added, or waiting for a retry */
@@ -91,10 +94,14 @@ export class Learner {
   private timers = new Set<Timer>()
   private rejected: KeyedFile<number>
   private abort = new AbortController()
-  private warned = new Set<string>()
+  private warned = new BoundedSet<string>(MAX_WARNED)
   private stopped = false
 
   constructor(private o: LearnerOptions) {
+    this.looks = new BackgroundQueue({
+      concurrency: AT_ONCE, maxWaiting: MAX_WAITING, drop: 'newest',
+      onFull: () => o.logger.debug('stickers: too many images to look at; some sightings are not counted'),
+    })
     this.sightings = new Sightings({ times: o.config.seenTimes, windowMs: o.config.windowMinutes * 60_000 })
     this.rejected = new KeyedFile({
       path: join(o.home, LEARN_FILE), field: 'rejected', what: 'stickers not learned', logger: o.logger,
@@ -119,12 +126,9 @@ export class Learner {
   }
 
   private look(seen: Seen): void {
-    if (this.waiting >= MAX_WAITING) return this.once('full', 'debug', 'stickers: too many images to look at; some sightings are not counted')
-    this.waiting++
-    const p = this.limiter.run(async () => {
-      this.waiting--
-      if (!this.stopped) await this.count(seen)
-    }).catch(e => this.o.logger.debug('stickers: an image of %s was not counted: %s', seen.channel, e?.message ?? e))
+    const p = this.looks.run(() => this.count(seen)).catch(e => {
+      if (!(e instanceof Dropped)) this.o.logger.debug('stickers: an image of %s was not counted: %s', seen.channel, e?.message ?? e)
+    })
     this.running.add(p)
     void p.finally(() => this.running.delete(p))
   }
@@ -172,7 +176,8 @@ export class Learner {
     }
     let why: string
     try {
-      const verdict = learnVerdict(await askLearn(this.o.calls, model, media.data, media.mediaType, this.abort.signal))
+      const question = { calls: this.o.calls, model, image: media.data, mediaType: media.mediaType, question: LEARN_QUESTION, key: 'stickers' }
+      const verdict = learnVerdict((await askImage({ ...question, signal: this.abort.signal })).text)
       if (this.stopped) return
       if (verdict.kind === 'rejected') return this.reject(c, verdict.why)
       if (verdict.kind === 'fit') return this.add(c, media, verdict.label)
@@ -230,7 +235,6 @@ export class Learner {
 
   private once(key: string, level: 'debug' | 'info' | 'warn', format: string, ...args: unknown[]): void {
     if (this.warned.has(key)) return
-    if (this.warned.size > 1000) this.warned.clear()
     this.warned.add(key)
     this.o.logger[level](format, ...args)
   }
@@ -244,6 +248,7 @@ export class Learner {
   async stop(): Promise<void> {
     this.stopped = true
     this.abort.abort()
+    this.looks.stop()
     for (const t of this.timers) t.cancel()
     this.timers.clear()
     await Promise.all([...this.running]).catch(() => {})
