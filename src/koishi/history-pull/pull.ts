@@ -11,7 +11,7 @@ import type { ProfileConfig } from '../../config/types'
 import type { Fact } from '../../history/entries'
 import type { PullPoint } from '../../runtime/pulled-facts'
 import type { Runtime } from '../../runtime/runtime'
-import { Limiter } from '../../util/limiter'
+import { BackgroundQueue, Dropped } from '../../util/background-queue'
 import type { Logger } from '../../util/logger'
 import { hearingFor, type VoiceOrigin } from '../inbound/kit-for'
 import type { Arrival } from '../session-to-fact'
@@ -49,19 +49,24 @@ interface Epoch {
 }
 
 const HOUR = 3_600_000
+/** pulls waiting at most; past it the oldest waiting is skipped, and its channel is pulled at its next live message */
+const MAX_WAITING = 1000
 
 export class HistoryPull {
-  private limiter: Limiter
+  private pulls: BackgroundQueue
   private epochs = new Map<string, number>()
   private states = new WeakMap<Runtime, Epoch>()
 
   constructor(private deps: HistoryPullDeps) {
-    this.limiter = new Limiter(deps.concurrency ?? 4)
+    this.pulls = new BackgroundQueue({
+      concurrency: deps.concurrency ?? 4, maxWaiting: MAX_WAITING,
+      onFull: max => deps.log.warn('more than %d history pulls wait; the oldest waiting are skipped until their channel\'s next message', max),
+    })
   }
 
   /** the most channels pulled at once so far */
   get peak(): number {
-    return this.limiter.peak
+    return this.pulls.peak
   }
 
   /** A runtime started: its stored conversations are pulled, each in its ingest queue. Later calls for it (its stop) do nothing. */
@@ -95,8 +100,11 @@ export class HistoryPull {
     }
     const live: MessageMark = { id: String(a.event.message?.id ?? ''), at: a.event.timestamp || runtime.options.clock.now() }
     // the live message is stored whatever happens here
-    return this.limiter.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(a.channel), live))
-      .catch(e => this.failed(runtime, a.channel, e))
+    return this.pulls.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(a.channel), live))
+      .catch(e => {
+        if (e instanceof Dropped) this.states.get(runtime)?.done.delete(a.channel)
+        this.failed(runtime, a.channel, e)
+      })
   }
 
   private epochOf(sid: string): number {
@@ -134,7 +142,7 @@ export class HistoryPull {
     }
     runtime.pulled.conversations().then(keys => {
       for (const key of keys) {
-        this.deps.queue(runtime.profile, runtime.bot, key, () => this.limiter.run(() => this.pullConversation(runtime, key)))
+        this.deps.queue(runtime.profile, runtime.bot, key, () => this.pulls.run(() => this.pullConversation(runtime, key)))
           .catch(e => this.failed(runtime, key, e))
       }
     }, e => this.failed(runtime, 'its stored conversations', e))
@@ -185,6 +193,8 @@ export class HistoryPull {
   }
 
   private failed(runtime: Runtime, what: string, e: any): void {
+    // told once by the queue
+    if (e instanceof Dropped) return
     this.deps.log.warn('profile %s on %s: the history of %s could not be pulled: %s', runtime.profile.id, runtime.bot, what, e?.message ?? e)
   }
 }
