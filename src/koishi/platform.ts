@@ -10,6 +10,7 @@ import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 import { allowsProactive, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
+import { platformOf } from '../claims/bot-id'
 
 /** `log`: the service's masking log (a refusal's words may echo a configured secret) */
 export function koishiPlatform(ctx: Context, log: Logger): Platform {
@@ -34,8 +35,8 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
     },
     knowsFace: attrs => isFace(attrs),
     speak: (text, speaker) => vitsSpeak(ctx, text, speaker),
-    voiceFormat: id => voiceFormatOf(id.slice(0, id.indexOf(':'))),
-    proactive: id => allowsProactive(id.slice(0, id.indexOf(':'))),
+    voiceFormat: id => voiceFormatOf(platformOf(id)),
+    proactive: id => allowsProactive(platformOf(id)),
     async typing(id, channel) {
       // Satori has no typing API; these adapters expose one through their internal client.
       const b = bot(id)

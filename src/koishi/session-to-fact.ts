@@ -5,6 +5,7 @@ import type { Fact } from '../history/entries'
 import type { VoiceOrigin } from './inbound/kit-for'
 import { renderElements, type RenderKit } from './inbound/render'
 import { mentionsBot } from './mentions'
+import { botId } from '../claims/bot-id'
 
 
 /**
@@ -28,7 +29,7 @@ export function arrivalOf(session: Session): Arrival {
   const userId = event.user?.id
   const channelId = event.channel?.id
   const channel = channelKey(channelId, isDirect, userId)
-  return { event, bot: `${event.platform}:${event.selfId}`, selfId: event.selfId, userId, channelId, isDirect, channel }
+  return { event, bot: botId(event.platform, event.selfId), selfId: event.selfId, userId, channelId, isDirect, channel }
 }
 
 export function botIdOf(session: Session): string {

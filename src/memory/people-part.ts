@@ -12,10 +12,11 @@ import { displayName, shownId } from '../util/transcript-text'
 import { chatOf } from '../contract/turn-scope'
 import { placeOfFact } from '../history/place'
 import { LocalPrivacy } from './local-privacy'
-import { PEOPLE_DIR, personRel, personUrl, platformOf } from './people-path'
+import { PEOPLE_DIR, personRel, personUrl } from './people-path'
 import { PrivateFiles } from './private-files'
 import { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
+import { platformOf, selfIdOf } from '../claims/bot-id'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
@@ -61,7 +62,7 @@ export function peopleOf(view: RuntimeView, root: string) {
 }
 
 export function peoplePart(d: PeopleDeps): RuntimePart {
-  const selfId = d.bot.slice(d.bot.indexOf(':') + 1)
+  const selfId = selfIdOf(d.bot)
   /** per conversation, the authors of the facts since its last turn opened, latest last */
   const present = new Map<string, Map<string, Person>>()
   /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */

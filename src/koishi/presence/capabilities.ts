@@ -4,6 +4,7 @@
 import type { ProfileConfig } from '../../config/types'
 import type { CapabilityLine } from '../../console-data/types'
 import type { VoiceFormat } from '../../voice/types'
+import { platformOf } from '../../claims/bot-id'
 
 export type CapabilityName = 'history' | 'stickerMark' | 'voice' | 'poke' | 'muteNotices' | 'passiveReplies' | 'proactive' | 'faces'
 
@@ -91,7 +92,7 @@ export function needsPassiveReplies(platform: string): boolean {
 
 /** Each feature of `bot` ('platform:selfId') under `profile`: what the platform allows and what is turned on. */
 export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityLine & { platform: string; features: Capability[] } {
-  const platform = bot.slice(0, bot.indexOf(':'))
+  const platform = platformOf(bot)
   // the console's sandbox bots are `sandbox:<page>:<name>`
   const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
   const config: Partial<Record<CapabilityName, string | undefined>> = {
