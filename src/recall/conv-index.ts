@@ -20,6 +20,7 @@ import { atomicWrite } from '../util/atomic-write'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import { isMissing } from '../resources/fs-error'
+import { BoundedSet } from '../util/bounded-set'
 
 export interface IndexTuning {
   /** messages in the live buffer before it becomes a segment */
@@ -52,7 +53,7 @@ export class ConvIndex {
   /** close() was called: a rebuild stops */
   private stopping = false
   private queue = new SerialQueue()
-  private recent = new Set<string>()
+  private recent = new BoundedSet<string>(RECENT)
   private merging?: Promise<void>
   private closed = false
   private logFailed = false
@@ -200,7 +201,6 @@ export class ConvIndex {
   private push(doc: RecallDoc): void {
     this.live.add(doc)
     this.recent.add(doc.k)
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!)
   }
 
   /** Indexes messages in order (one the index already has is skipped); `log: false` while rebuilding. */
