@@ -24,10 +24,8 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
-import { claimAssets } from './asset-claims'
-import { placeOfFact } from '../history/place'
+import { storedFact } from './stored-fact'
 import { chatOf } from '../contract/turn-scope'
-import { shortenFact } from './long-facts'
 import { heldQuote } from './quote-held'
 import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
@@ -184,16 +182,11 @@ export class Runtime {
     const key = this.conversationKey(fact.channel)
     return this.conversations.using(key, async conv => {
       // a quote's text only of a message this conversation holds (SPEC §22)
-      let shown = heldQuote(fact, (channel, id) => conv.holds(channel, id))
-      const place = placeOfFact(fact, key)
-      try {
-        await claimAssets(this.assets, fact, place)
-        shown = await shortenFact(shown, this.artifacts, place)
-      } catch (e: any) {
-        this.logger.warn('could not claim the media or archive a long message: %s', e?.message ?? e)
-      }
+      const kept = heldQuote(fact, (channel, id) => conv.holds(channel, id))
+      const storing = { assets: this.assets, artifacts: this.artifacts, logger: this.logger, redact: this.options.redact }
+      const stored = await storedFact(fact, key, storing, kept)
       if (this.stopped) return false
-      return conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
+      return conv.receive(stored, wake)
     })
   }
 
