@@ -11,6 +11,7 @@ import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 import { allowsProactive, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
 import { platformOf } from '../claims/bot-id'
+import { withoutUrls } from '../util/without-urls'
 
 /** `log`: the service's masking log (a refusal's words may echo a configured secret) */
 export function koishiPlatform(ctx: Context, log: Logger): Platform {
@@ -101,5 +102,5 @@ export function platformWords(e: unknown): string {
   // koishi-plugin-adapter-onebot's SenderError: the action and its retcode, not the whole request it echoes
   const onebot = /^Error with request (\S+), args: .*, retcode: (-?\d+)$/s.exec(first?.message ?? '')
   if (onebot) return `${onebot[1]} failed: retcode ${onebot[2]}`
-  return String(first?.message || first || 'the platform refused the message').replace(/\bhttps?:\/\/\S+/g, '<url>')
+  return withoutUrls(String(first?.message || first || 'the platform refused the message'))
 }

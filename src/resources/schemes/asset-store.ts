@@ -16,6 +16,7 @@ import { mayRead } from '../scope'
 import type { MediaBytes, ReadScope } from '../types'
 import { Owners } from './owners'
 import { arrivalQueue } from './asset-prefetch'
+import { withoutUrls } from '../../util/without-urls'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -327,5 +328,5 @@ export function withoutSource(message: string, source: string): string {
   let host = ''
   try { host = new URL(source).host } catch {}
   if (host) out = out.split(host).join('(its host)')
-  return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '(a URL)')
+  return withoutUrls(out)
 }
