@@ -26,6 +26,7 @@ import { askImage } from '../model/ask-image'
 import { LEARN_QUESTION, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
 import { Sightings } from './sightings'
+import { IMAGE_TYPES } from '../resources/image-types'
 
 /** images looked at (sidecar read, hash) at once, and waiting at most: past it the newest sighting is not counted */
 const AT_ONCE = 4
@@ -38,7 +39,6 @@ const RETRY_MS = 60_000
 /** hashes the vision model turned down, remembered at most (the oldest forgotten) */
 const MAX_REJECTED = 5000
 export const LEARN_FILE = 'sticker-learn.json'
-const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
 
 export interface LearnAssets {
   /** the arrival fetches (waited for, then the sidecar read once) */

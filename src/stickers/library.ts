@@ -17,9 +17,8 @@ import { SerialQueue } from '../util/serial-queue'
 import { labelText, parseLabel, type Label } from './label'
 import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './state-book'
 import type { Sticker, StickerShelf } from './types'
+import { IMAGE_EXTENSIONS, IMAGE_TYPES } from '../resources/image-types'
 
-export const IMAGE_EXTENSIONS = new Set(['.png', '.gif', '.jpg', '.jpeg', '.webp'])
-const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
 /** larger images are left out (a 30 MB GIF is no sticker, and the platforms refuse it) */
 export const MAX_STICKER_BYTES = 10 << 20
 /** label files past this are not read */
