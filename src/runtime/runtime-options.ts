@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   limits: CodemodeLimits
   random(): number
   clock: Clock
+  /** budgets.timezone: the zone of kotodama's one day (SPEC §22); absent or '': the host's */
+  timezone?: string
   botName?: string
   /** shared by the plugin's runtimes and released with it */
   sandbox: ProgramRunner

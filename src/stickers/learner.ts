@@ -19,6 +19,7 @@ import type { Clock, Timer } from '../util/clock'
 import { KeyedFile } from '../util/keyed-file'
 import { BackgroundQueue, Dropped } from '../util/background-queue'
 import { BoundedSet } from '../util/bounded-set'
+import { dayOf } from '../util/day'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { RuntimeView } from '../tools/types'
@@ -58,6 +59,8 @@ export interface LearnerOptions {
   logger: Logger
   /** the runtime home: where the turned-down hashes are kept */
   home: string
+  /** budgets.timezone: the day perDay counts in ('' : the host's) */
+  zone?: string
 }
 
 interface Seen {
@@ -222,7 +225,7 @@ export class Learner {
     this.o.logger.debug('stickers: an image of %s is not learned: %s', c.channel, why)
   }
 
-  /** Stickers learned in `channel` on the local day of now, from the library's state file (shared by the profile's runtimes). */
+  /** Stickers learned in `channel` on the day of now (budgets.timezone), from the library's state file (shared by the profile's runtimes). */
   private learnedToday(channel: string): number {
     const today = this.day(this.o.clock.now())
     return this.o.library.list().filter(s => s.source?.kind === 'learned' && s.source.channel === channel && s.source.at !== undefined
@@ -230,7 +233,7 @@ export class Learner {
   }
 
   private day(ms: number): string {
-    return new Date(ms).toDateString()
+    return dayOf(ms, this.o.zone ?? '')
   }
 
   private once(key: string, level: 'debug' | 'info' | 'warn', format: string, ...args: unknown[]): void {
@@ -260,6 +263,6 @@ export class Learner {
 export function learnerOf(view: RuntimeView, library: StickerLibrary, d: { clock: Clock; calls: CallPort }): Learner | undefined {
   const config = view.profile.stickers?.learn
   if (!config?.enabled) return undefined
-  const { assets, logger, home } = view
-  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home })
+  const { assets, logger, home, timezone: zone } = view
+  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home, zone })
 }
