@@ -97,7 +97,9 @@ export class Inbound {
   }
 
   /** A conversation's ingest queue: its messages and pulls, one after another. */
-  private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) { return this.ingest.run(`${runtimeKey(p.id, bot)}\u0000${conv}`, task) }
+  private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) {
+    return this.ingest.run(`${runtimeKey(p.id, bot)}\u0000${conv}`, task)
+  }
 
   botName(bot: string, session?: Session): string | undefined {
     if (!this.names.has(bot) && session) this.names.set(bot, session.bot?.user?.name)
