@@ -3,7 +3,9 @@
 // through the counted model calls (kind 'vision', failed over like a step), each attempt within
 // the model's timeoutMs. The caller decides what the answer means.
 import { generateText } from 'ai'
+import { describeError } from '../util/describe-error'
 import { textTokens, type CallPort } from './calls'
+import { FailedStep } from './failover'
 import type { ModelHandle } from './provider'
 
 export interface ImageQuestion {
@@ -44,4 +46,9 @@ export async function askImage(q: ImageQuestion): Promise<ImageAnswer> {
     tokens: a => textTokens(a.usage),
   })
   return { text: got.result!.text, model: got.handle.config.id }
+}
+
+/** Why an ask got no answer, in words: the last model's own error when every model failed. */
+export function whyNoAnswer(e: unknown): string {
+  return describeError(e instanceof FailedStep ? e.error : e)
 }

@@ -7,9 +7,8 @@ import { LRUCache } from 'lru-cache'
 import { ResourceError } from '../resources/errors'
 import { isImageType } from '../resources/media-type'
 import type { MediaBytes, ReadResult } from '../resources/types'
-import { askImage, type ImageAnswer } from './ask-image'
+import { askImage, whyNoAnswer, type ImageAnswer } from './ask-image'
 import type { CallPort } from './calls'
-import { FailedStep } from './failover'
 
 export class VisionCache {
   private answers = new LRUCache<string, ImageAnswer>({ max: 500 })
@@ -50,9 +49,8 @@ export async function askVision(r: VisionRequest): Promise<ReadResult> {
       answer = await askImage({
         calls: r.calls, model: handle, image: media.data, mediaType: media.mediaType, question, key: r.key ?? 'vision', signal,
       })
-    } catch (e: any) {
-      const err = e instanceof FailedStep ? e.error as any : e
-      throw new ResourceError('vision_failed', err?.message ?? String(err))
+    } catch (e) {
+      throw new ResourceError('vision_failed', whyNoAnswer(e))
     }
     r.cache.set(key, answer)
   }

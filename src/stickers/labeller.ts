@@ -4,8 +4,7 @@
 // after a scan that changed the library, or before a turn when a retry is due), each call counted
 // like read's vision questions (ModelCalls, kind 'vision'). A failure or a nonsense answer is logged
 // once per sticker and retried later, each time after a longer pause.
-import { FailedStep } from '../model/failover'
-import { askImage } from '../model/ask-image'
+import { askImage, whyNoAnswer } from '../model/ask-image'
 import type { CallPort } from '../model/calls'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
@@ -82,10 +81,9 @@ export class Labeller {
         return
       }
       why = `${got.problem}: ${JSON.stringify(answer.slice(0, 120))}`
-    } catch (e: any) {
+    } catch (e) {
       if (this.stopped) return
-      const err = e instanceof FailedStep ? e.error as any : e
-      why = err?.message ?? String(err)
+      why = whyNoAnswer(e)
     }
     const t = this.tries.get(s.sha256) ?? { failures: 0, next: 0 }
     t.failures++

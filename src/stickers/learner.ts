@@ -9,7 +9,6 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StickerLearnConfig } from '../config/types'
 import type { Entry, Fact } from '../history/entries'
-import { FailedStep } from '../model/failover'
 import type { CallPort } from '../model/calls'
 import { channelForms } from '../claims/channel-key'
 import { matchChannels } from '../claims/match'
@@ -23,7 +22,7 @@ import { dayOf } from '../util/day'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { RuntimeView } from '../tools/types'
-import { askImage } from '../model/ask-image'
+import { askImage, whyNoAnswer } from '../model/ask-image'
 import { LEARN_QUESTION, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
 import { Sightings } from './sightings'
@@ -185,10 +184,9 @@ export class Learner {
       if (verdict.kind === 'rejected') return this.reject(c, verdict.why)
       if (verdict.kind === 'fit') return this.add(c, media, verdict.label)
       why = verdict.why
-    } catch (e: any) {
+    } catch (e) {
       if (this.stopped) return
-      const err = e instanceof FailedStep ? e.error as any : e
-      why = err?.message ?? String(err)
+      why = whyNoAnswer(e)
     }
     c.tries++
     if (c.tries >= MAX_TRIES) {
