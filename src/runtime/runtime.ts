@@ -35,6 +35,7 @@ import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runt
 import { RuntimePresence } from './presence'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
+import { conversationKey } from '../claims/channel-key'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
@@ -163,7 +164,7 @@ export class Runtime {
   }
 
   conversationKey(channel: string): string {
-    return this.profile.mode === 'cross' ? 'cross' : channel
+    return conversationKey(this.profile.mode, channel)
   }
 
   conversation(key: string): Promise<Conversation> {

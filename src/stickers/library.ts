@@ -18,6 +18,7 @@ import { labelText, parseLabel, type Label } from './label'
 import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './state-book'
 import type { Sticker, StickerShelf } from './types'
 import { IMAGE_EXTENSIONS, IMAGE_TYPES } from '../resources/image-types'
+import { BoundedSet } from '../util/bounded-set'
 
 /** larger images are left out (a 30 MB GIF is no sticker, and the platforms refuse it) */
 export const MAX_STICKER_BYTES = 10 << 20
@@ -77,7 +78,7 @@ export class StickerLibrary implements StickerShelf {
   private checked = -Infinity
   private signature = ''
   private queue = new SerialQueue()
-  private reported = new Set<string>()
+  private reported = new BoundedSet<string>(10_000)
   private reads = new Limiter(READS_AT_ONCE)
   private readonly maxBytes: number
 
@@ -327,7 +328,6 @@ export class StickerLibrary implements StickerShelf {
   /** Logs once per key (a file's problem is keyed by its size and mtime: a changed file is looked at again). */
   private report(key: string, level: 'info' | 'warn', format: string, ...args: unknown[]): void {
     if (this.reported.has(key)) return
-    if (this.reported.size > 10_000) this.reported.clear()
     this.reported.add(key)
     this.o.logger[level](format, ...args)
   }
