@@ -178,8 +178,10 @@ export class Learner {
     }
     let why: string
     try {
-      const question = { calls: this.o.calls, model, image: media.data, mediaType: media.mediaType, question: LEARN_QUESTION, key: 'stickers' }
-      const verdict = learnVerdict((await askImage({ ...question, signal: this.abort.signal })).text)
+      const answer = await askImage({
+        calls: this.o.calls, model, image: media.data, mediaType: media.mediaType, question: LEARN_QUESTION, key: 'stickers', signal: this.abort.signal,
+      })
+      const verdict = learnVerdict(answer.text)
       if (this.stopped) return
       if (verdict.kind === 'rejected') return this.reject(c, verdict.why)
       if (verdict.kind === 'fit') return this.add(c, media, verdict.label)
