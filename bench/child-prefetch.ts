@@ -44,7 +44,7 @@ async function main() {
   async function round(way: Way, memory = false) {
     const dir = await mkdtemp(join(tmp, 'prefetch-'))
     const store = new AssetStore(dir, fetcher)
-    if (way === 'unbounded') store.arrivals.limit = Infinity
+    if (way === 'unbounded') store.arrivals.concurrency = Infinity
     stats.peak = 0
     gc()
     const before = used()

@@ -7,13 +7,14 @@
 import { DEFAULT_STALE_SECONDS, DEFAULT_TIMING } from '../config/defaults'
 import type { ProfileConfig, WakeConfig } from '../config/types'
 import type { Fact } from '../history/entries'
+import { platformOf } from '../claims/bot-id'
 
 /** Whether the fact's author is one of `wake.ignoreUsers`: a user id as the platform gives it, or 'platform:userId'. */
 export function ignoredAuthor(fact: Fact, wake: Pick<WakeConfig, 'ignoreUsers'>): boolean {
   const list = wake.ignoreUsers
   if (!list?.length) return false
   const id = fact.user.id
-  const platform = fact.bot.slice(0, fact.bot.indexOf(':'))
+  const platform = platformOf(fact.bot)
   return list.includes(id) || list.includes(`${platform}:${id}`)
 }
 

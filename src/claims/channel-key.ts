@@ -3,6 +3,13 @@
 
 const GROUP = 'group:'
 const PRIVATE = 'private:'
+/** the one conversation of a cross-mode profile's runtime */
+export const CROSS_CONVERSATION = 'cross'
+
+/** The conversation a channel's messages belong to: the channel's own, or the one of cross mode. */
+export function conversationKey(mode: 'channel' | 'cross' | undefined, channel: string): string {
+  return mode === 'cross' ? CROSS_CONVERSATION : channel
+}
 
 /** A key of a private chat (a single chat with one person). */
 export function isDirectKey(key: string): boolean {

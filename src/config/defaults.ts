@@ -55,5 +55,8 @@ export const DEFAULT_INITIATIVE: Readonly<import('./types').InitiativeConfig> = 
   enabled: false, idleMinutes: 240, backoff: 2, maxIdleMinutes: 1440, jitter: 0.1, activeHours: '09:00-23:00', timezone: '', perDay: 2, stopAfterUnanswered: 2,
 }
 
+/** SPEC §22: the one day's zone ('' : the host's) */
+export const DEFAULT_BUDGETS: Readonly<import('./types').BudgetsConfig> = { timezone: '' }
+
 /** SPEC §21 "People" */
 export const DEFAULT_PEOPLE: Readonly<import('./types').PeopleConfig> = { enabled: true, noteChars: 400 }

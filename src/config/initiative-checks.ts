@@ -1,5 +1,6 @@
 // The checks of `initiative` (SPEC §21) that the Schema cannot express, and the parsing of
 // `activeHours` and `timezone` they share with the schedule (src/initiative/active-hours.ts).
+import { knownTimeZone } from '../util/day'
 
 /** An `activeHours` window: minutes of the local day; `end <= start` wraps midnight ('20:00-02:00'). */
 export interface HoursWindow {
@@ -20,17 +21,6 @@ export function parseActiveHours(text: unknown): HoursWindow | string {
   const end = h2 * 60 + m2
   if (start === end || (start === 0 && end === 0)) return `"${text}" is an empty window`
   return { start, end }
-}
-
-/** Whether Intl knows the IANA time zone `name` ('' : the host's). */
-export function knownTimeZone(name: string): boolean {
-  if (!name) return true
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name })
-    return true
-  } catch {
-    return false
-  }
 }
 
 type Check = (path: string, value: unknown) => string | undefined

@@ -4,6 +4,7 @@ import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
   DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_PEOPLE, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
+  DEFAULT_BUDGETS,
   DEFAULT_INITIATIVE,
   DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
 } from './defaults'
@@ -195,5 +196,8 @@ export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
   trust: Schema.object({
     owners: Schema.array(Schema.string()).role('table').default([]),
     tools: Schema.array(Schema.string()).role('table').default([]),
+  }),
+  budgets: Schema.object({
+    timezone: Schema.string().default(DEFAULT_BUDGETS.timezone),
   }),
 }) as any

@@ -277,6 +277,13 @@ export interface Config {
   mcp: { servers: McpServerConfig[] }
   /** SPEC §22; absent: nobody is the owner's */
   trust?: TrustConfig
+  /** SPEC §22: for now only the one day's time zone */
+  budgets?: BudgetsConfig
+}
+
+export interface BudgetsConfig {
+  /** IANA name of the zone kotodama's day is counted in ('' : the host's): usage book, initiative perDay */
+  timezone: string
 }
 
 /** The sticker library (SPEC §19): image files with optional label files, shared by a profile's runtimes. */

@@ -2,8 +2,9 @@
 // left out; the others start (SPEC §1).
 import { patternError } from '../claims/match'
 import { PROVIDERS, type CodemodeLimits, type Config, type McpServerConfig, type ModelConfig, type ProfileConfig, type ProviderName,
-  type StickersConfig, type VoiceConfig, type InitiativeConfig, type TrustConfig } from './types'
+  type StickersConfig, type VoiceConfig, type InitiativeConfig, type TrustConfig, type BudgetsConfig } from './types'
 import { DEFAULT_CODEMODE, DEFAULT_HISTORY, DEFAULT_PEOPLE, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE, DEFAULT_INITIATIVE } from './defaults'
+import { checkedBudgets } from './budgets-checks'
 import { INITIATIVE_CHECKS } from './initiative-checks'
 import { parseFileUrl, schemeOf } from '../resources/file-url'
 
@@ -26,6 +27,8 @@ export interface CheckedConfig {
   mcpServers: Map<string, McpServerConfig>
   /** the owner's people (SPEC §22); a malformed entry left out */
   trust: TrustConfig
+  /** budgets.timezone known to Node.js, else '' (the host's) */
+  budgets: BudgetsConfig
   problems: ConfigProblem[]
 }
 
@@ -278,7 +281,8 @@ export function checkConfig(config: Config): CheckedConfig {
     })
     profiles.push(withSections(mcp.length === (p.mcp ?? []).length ? p : { ...p, mcp }, i, problems, models))
   })
-  return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems), problems }
+  return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems),
+    budgets: checkedBudgets(config.budgets, problems), problems }
 }
 
 /** `trust.owners` entries are 'platform:userId' (e.g. onebot:10001); another is reported and left out: it would name nobody. */

@@ -16,10 +16,20 @@ import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
 /** The page lists at most this many stored conversations of a runtime, the newest first. */
 const MAX_STORED = 1000
 
+export interface StoredRuntimeOptions {
+  profile: string
+  bot: string
+  home: string
+  online: boolean
+  logger: Logger
+  /** budgets.timezone: which day is today */
+  timezone: string
+}
+
 /** A runtime that is not running: the usage of today and the days before, and the memory folder, from its home. */
-export async function storedRuntimeSummary(o: { profile: string; bot: string; home: string; online: boolean; logger: Logger }): Promise<RuntimeSummary> {
+export async function storedRuntimeSummary(o: StoredRuntimeOptions): Promise<RuntimeSummary> {
   // the usage book only reads its daily file here; it writes when something is recorded
-  const usage = new UsageBook(join(o.home, 'usage'), systemClock, o.logger)
+  const usage = new UsageBook(join(o.home, 'usage'), systemClock, o.logger, undefined, o.timezone)
   await usage.load()
   return {
     profile: o.profile, bot: o.bot, online: o.online, running: false, conversations: 0,

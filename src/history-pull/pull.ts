@@ -10,7 +10,7 @@ import { claimsBot } from '../claims/match'
 import { DEFAULT_HISTORY } from '../config/defaults'
 import type { ProfileConfig } from '../config/types'
 import type { Fact } from '../history/entries'
-import { Limiter } from '../util/limiter'
+import { BackgroundQueue, Dropped } from '../util/background-queue'
 import type { Logger } from '../util/logger'
 import { TIMED_OUT, within } from '../util/within'
 import { pulledFact, type PulledFactKit } from './pulled-fact'
@@ -47,19 +47,24 @@ interface Epoch {
 }
 
 const HOUR = 3_600_000
+/** pulls waiting at most; past it the oldest waiting is skipped, and its channel is pulled at its next live message */
+const MAX_WAITING = 1000
 
 export class HistoryPull<R extends PullingRuntime = PullingRuntime> {
-  private limiter: Limiter
+  private pulls: BackgroundQueue
   private epochs = new Map<string, number>()
   private states = new WeakMap<R, Epoch>()
 
   constructor(private deps: HistoryPullDeps<R>) {
-    this.limiter = new Limiter(deps.concurrency ?? 4)
+    this.pulls = new BackgroundQueue({
+      concurrency: deps.concurrency ?? 4, maxWaiting: MAX_WAITING,
+      onFull: max => deps.log.warn('more than %d history pulls wait; the oldest waiting are skipped until their channel\'s next message', max),
+    })
   }
 
   /** the most channels pulled at once so far */
   get peak(): number {
-    return this.limiter.peak
+    return this.pulls.peak
   }
 
   /** A runtime started: its recently active conversations are pulled, each in its ingest queue. Later calls for it do nothing. */
@@ -89,8 +94,11 @@ export class HistoryPull<R extends PullingRuntime = PullingRuntime> {
     const { id, at, ...place } = arrival()
     const mark: MessageMark = { id, at: at || runtime.options.clock.now() }
     // the live message is stored whatever happens here
-    return this.limiter.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(channel), mark))
-      .catch(e => this.failed(runtime, channel, e))
+    return this.pulls.run(async () => this.pullChannel(runtime, place, await runtime.pulled.last(channel), mark))
+      .catch(e => {
+        if (e instanceof Dropped) this.states.get(runtime)?.done.delete(channel)
+        this.failed(runtime, channel, e)
+      })
   }
 
   private epochOf(sid: string): number {
@@ -129,7 +137,7 @@ export class HistoryPull<R extends PullingRuntime = PullingRuntime> {
     const since = runtime.options.clock.now() - history.pullMaxAgeHours * HOUR
     runtime.pulled.conversations(since).then(keys => {
       for (const key of keys) {
-        this.deps.queue(runtime.profile, runtime.bot, key, () => this.limiter.run(() => this.pullConversation(runtime, key)))
+        this.deps.queue(runtime.profile, runtime.bot, key, () => this.pulls.run(() => this.pullConversation(runtime, key)))
           .catch(e => this.failed(runtime, key, e))
       }
     }, e => this.failed(runtime, 'its stored conversations', e))
@@ -176,6 +184,8 @@ export class HistoryPull<R extends PullingRuntime = PullingRuntime> {
   }
 
   private failed(runtime: R, what: string, e: any): void {
+    // told once by the queue
+    if (e instanceof Dropped) return
     this.deps.log.warn('profile %s on %s: the history of %s could not be pulled: %s', runtime.profile.id, runtime.bot, what, e?.message ?? e)
   }
 }

@@ -16,17 +16,17 @@ import { entryProblem } from './entry-shape'
 import { pairCalls } from './pair-calls'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
 import type { HistoryBackend } from './backend'
+import { BoundedSet } from '../util/bounded-set'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
 const TAIL_CHUNK = 256 * 1024
 const NL = 10
 
-const madeFolders = new Set<string>()
+const madeFolders = new BoundedSet<string>(1024)
 
 async function makeFolder(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true })
-  if (madeFolders.size >= 1024) madeFolders.clear()
   madeFolders.add(dir)
 }
 

@@ -4,12 +4,11 @@
 import type { Fact } from './entries'
 import { CHANNEL_NAME_CHARS, displayName, flattenLines, indentContinuation, shownId } from '../util/transcript-text'
 import { safeCut } from '../util/surrogate'
+import { wallTime } from '../util/day'
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
+/** 'YYYY-MM-DD HH:MM' of the host's zone (util/day.ts's wall clock, as every day of kotodama) */
 export function formatTime(ms: number): string {
-  const d = new Date(ms)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return wallTime(ms, '')
 }
 
 /** the start of a quoted message's text a fact line shows */

@@ -6,6 +6,7 @@
 import h from '@satorijs/element'
 import type { RenderChildren } from './kit'
 import { label } from './media'
+import { withoutUrls } from '../../util/without-urls'
 
 /** Satori's standard elements and the attributes of each that the model may read */
 const STANDARD = new Map<string, readonly string[]>([
@@ -14,7 +15,6 @@ const STANDARD = new Map<string, readonly string[]>([
 ])
 /** attributes that are an element's text where it has no children */
 const TEXT_ATTRS = ['title', 'summary', 'name', 'text', 'content']
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*/gi
 
 /** Synchronous for an element without children (most are text): a message's render costs no extra turns of the event loop. */
 export function renderOther(el: h, children: RenderChildren): h | h[] | Promise<h | h[]> {
@@ -28,7 +28,7 @@ function other(el: h, kids: h[]): h | h[] {
   const type = label(String(el.type ?? '').replace(/[^\w.:-]+/g, ''), 32) ?? 'element'
   if (kids.some(k => k.type !== 'text')) return [h.text(`[${type}: `), ...kids, h.text(']')]
   const own = kids.map(k => String(k.attrs.content ?? '')).join('')
-  const text = [own, ...TEXT_ATTRS.map(k => el.attrs?.[k])].map(v => label(typeof v === 'string' ? v.replace(URL, '') : v, 200)).find(Boolean)
+  const text = [own, ...TEXT_ATTRS.map(k => el.attrs?.[k])].map(v => label(typeof v === 'string' ? withoutUrls(v, '') : v, 200)).find(Boolean)
   return h.text(text ? `[${type}: ${text}]` : `[${type}]`)
 }
 

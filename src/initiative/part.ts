@@ -22,6 +22,8 @@ const MUTED_RETRY = 30 * MINUTE
 
 export interface InitiativeDeps {
   config: InitiativeConfig
+  /** budgets.timezone: perDay's day, and activeHours' zone when initiative.timezone is empty */
+  dayZone?: string
   home: string
   bot: string
   clock: Clock
@@ -67,7 +69,7 @@ export class InitiativePart implements RuntimePart {
   readonly loaded: Promise<void>
 
   constructor(private d: InitiativeDeps) {
-    this.rules = rulesOf(d.config)
+    this.rules = rulesOf(d.config, d.dayZone)
     this.file = new KeyedFile({ path: join(d.home, INITIATIVE_FILE), field: 'idle', what: 'idle wakes', value: stateValue, logger: d.logger })
     this.loaded = this.load()
   }

@@ -2,7 +2,8 @@
 // keeps per conversation, so the rules are tested without a runtime (docs/initiative.md).
 import type { InitiativeConfig } from '../config/types'
 import { parseActiveHours, type HoursWindow } from '../config/initiative-checks'
-import { dayOf, nextDay, nextOpening } from './active-hours'
+import { dayOf, nextDay } from '../util/day'
+import { nextOpening } from './active-hours'
 
 const MINUTE = 60_000
 
@@ -35,13 +36,18 @@ export type IdleNext = { at: number } | { none: string; why: IdleWhy; n?: number
 export interface IdleRules {
   config: InitiativeConfig
   hours: HoursWindow
+  /** activeHours' zone: initiative.timezone when set, else budgets.timezone */
   zone: string
+  /** perDay's day: budgets.timezone, the one day of kotodama (SPEC §22) */
+  dayZone: string
 }
 
-export function rulesOf(config: InitiativeConfig): IdleRules {
+/** `dayZone`: budgets.timezone ('' : the host's). */
+export function rulesOf(config: InitiativeConfig, dayZone = ''): IdleRules {
   const hours = parseActiveHours(config.activeHours)
   // validate.ts replaced a bad window by the default; this stands in for a config built by hand
-  return { config, hours: typeof hours === 'string' ? { start: 9 * 60, end: 23 * 60 } : hours, zone: config.timezone }
+  return { config, hours: typeof hours === 'string' ? { start: 9 * 60, end: 23 * 60 } : hours,
+    zone: config.timezone || dayZone, dayZone }
 }
 
 /** The wait before the next idle wake, before jitter: idleMinutes × backoff^unanswered, at most maxIdleMinutes. */
@@ -68,15 +74,15 @@ export function nextIdleAt(s: IdleState, rules: IdleRules, now: number, random: 
   let at = Math.max(now, Math.round(from + idleDelay(s.unanswered, c) * spread))
   for (let guard = 0; guard < 400; guard++) {
     at = nextOpening(at, rules.hours, rules.zone)
-    if (s.day !== dayOf(at, rules.zone) || s.today < c.perDay) return { at }
-    at = nextDay(at, rules.zone)
+    if (s.day !== dayOf(at, rules.dayZone) || s.today < c.perDay) return { at }
+    at = nextDay(at, rules.dayZone)
   }
   return { none: 'no opening within a year', why: 'no-opening' }
 }
 
 /** `s` after an idle wake at `at`: counted as unanswered and toward the day's perDay. */
 export function afterIdleWake(s: IdleState, at: number, rules: IdleRules): IdleState {
-  const day = dayOf(at, rules.zone)
+  const day = dayOf(at, rules.dayZone)
   return { ...s, unanswered: s.unanswered + 1, idleAt: at, today: s.day === day ? s.today + 1 : 1, day, due: undefined }
 }
 

@@ -13,6 +13,8 @@ import { historyPull, type HistoryPull } from './history-pull'
 import { arrivalOf, liveOf, sessionToFact, voiceOrigin } from './inbound/session-to-fact'
 import { listenToNotices } from './presence/notices'
 import { hearingFor, kitFor } from './inbound/kit-for'
+import { runtimeKey } from '../claims/bot-id'
+import { conversationKey } from '../claims/channel-key'
 
 export interface InboundDeps {
   log: Logger
@@ -52,13 +54,13 @@ export class Inbound {
     // Only a bot that went away stops its runtimes: CONNECT and RECONNECT are on the way to
     // online, and a bot's first start (CONNECT) comes after the message that started its runtime.
     ctx.on('bot-status-updated', bot => {
-      this.names.set(`${bot.platform}:${bot.selfId}`, bot.user?.name)
-      if (!bot.isActive) stopBot(`${bot.platform}:${bot.selfId}`)
+      this.names.set(bot.sid, bot.user?.name)
+      if (!bot.isActive) stopBot(bot.sid)
       else if (bot.status === Universal.Status.ONLINE) { this.pulls.online(bot.sid); this.restoreWaits(bot.sid) }
     })
     ctx.inject(['database'], () => this.restoreWaits())
     listenToNotices(ctx, { run: (bot, channel, task) => this.run(bot, channel, task), log: deps.log, now: () => deps.now() })
-    ctx.on('bot-removed', bot => stopBot(`${bot.platform}:${bot.selfId}`))
+    ctx.on('bot-removed', bot => stopBot(bot.sid))
   }
 
   /**
@@ -71,7 +73,7 @@ export class Inbound {
     if (!userId || userId === arrival.selfId) return
     const profile = this.deps.owner(bot, channel)
     if (!profile || this.deps.unavailable(profile, bot)) return
-    const conversation = profile.mode === 'cross' ? 'cross' : channel
+    const conversation = conversationKey(profile.mode, channel)
     this.queue(profile, bot, conversation, async () => {
       // a runtime that stops under this message (a migration, a bot that went away) hands it to the next one
       for (let tries = 0; tries < 3; tries++) {
@@ -93,13 +95,15 @@ export class Inbound {
   run(bot: string, channel: string, task: (runtime: Runtime) => Promise<unknown>): boolean {
     const profile = this.deps.owner(bot, channel)
     if (!profile || this.deps.unavailable(profile, bot)) return false
-    this.queue(profile, bot, profile.mode === 'cross' ? 'cross' : channel, async () => task(await this.deps.runtime(profile, bot)))
+    this.queue(profile, bot, conversationKey(profile.mode, channel), async () => task(await this.deps.runtime(profile, bot)))
       .catch(e => this.deps.log.error('a notice of %s in %s could not be handled: %s', bot, channel, e?.stack ?? e))
     return true
   }
 
   /** A conversation's ingest queue: its messages and pulls, one after another. */
-  private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) { return this.ingest.run(`${p.id}\u0000${bot}\u0000${conv}`, task) }
+  private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) {
+    return this.ingest.run(`${runtimeKey(p.id, bot)}\u0000${conv}`, task)
+  }
 
   botName(bot: string, session?: Session): string | undefined {
     if (!this.names.has(bot) && session) this.names.set(bot, session.bot?.user?.name)

@@ -10,6 +10,8 @@ import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 import { allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/capabilities'
 import { vitsSpeak } from './presence/vits'
+import { platformOf } from '../claims/bot-id'
+import { withoutUrls } from '../util/without-urls'
 
 /** `log`: the service's masking log (a refusal's words may echo a configured secret) */
 export function koishiPlatform(ctx: Context, log: Logger): Platform {
@@ -37,8 +39,8 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
     },
     knowsFace: attrs => isFace(attrs),
     speak: (text, speaker) => vitsSpeak(ctx, text, speaker),
-    voiceFormat: id => voiceFormatOf(id.slice(0, id.indexOf(':'))),
-    proactive: id => allowsProactive(id.slice(0, id.indexOf(':'))),
+    voiceFormat: id => voiceFormatOf(platformOf(id)),
+    proactive: id => allowsProactive(platformOf(id)),
     async typing(id, channel) {
       // Satori has no typing API; these adapters expose one through their internal client.
       const b = bot(id)
@@ -103,5 +105,5 @@ export function platformWords(e: unknown): string {
   // koishi-plugin-adapter-onebot's SenderError: the action and its retcode, not the whole request it echoes
   const onebot = /^Error with request (\S+), args: .*, retcode: (-?\d+)$/s.exec(first?.message ?? '')
   if (onebot) return `${onebot[1]} failed: retcode ${onebot[2]}`
-  return String(first?.message || first || 'the platform refused the message').replace(/\bhttps?:\/\/\S+/g, '<url>')
+  return withoutUrls(String(first?.message || first || 'the platform refused the message'))
 }

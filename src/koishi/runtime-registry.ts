@@ -3,6 +3,7 @@
 import type { ProfileConfig } from '../config/types'
 import { Runtime, type RuntimeOptions } from '../runtime/runtime'
 import type { Logger } from '../util/logger'
+import { runtimeKey } from '../claims/bot-id'
 
 export type RuntimeWatcher = (runtime: Runtime, key?: string) => void
 
@@ -87,4 +88,4 @@ export class RuntimeRegistry {
   }
 }
 
-const keyOf = (profile: ProfileConfig, bot: string) => `${profile.id}\u0000${bot}`
+const keyOf = (profile: ProfileConfig, bot: string) => runtimeKey(profile.id, bot)

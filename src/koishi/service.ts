@@ -169,7 +169,8 @@ export class KotodamaService extends Service {
       return {
         profile, bot, dataDir: this.dataDir(),
         logger: this.log, platform: this.platform, models: this.models, extensions: this.extensions,
-        limits: this.checked.codemode, random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
+        limits: this.checked.codemode, timezone: this.checked.budgets.timezone,
+        random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
         historyTable: this.storage.tableOf(profile, bot),

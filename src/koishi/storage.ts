@@ -11,6 +11,7 @@ import type { Clock } from '../util/clock'
 import type { DescriptorBudget } from '../util/descriptor-budget'
 import type { Logger } from '../util/logger'
 import { koishiHistoryTable } from './history-table'
+import { runtimeKey } from '../claims/bot-id'
 
 /** Why kotodama.migrate did not start; the command words each reason. */
 export class MigrateRefused extends Error {
@@ -28,7 +29,7 @@ export interface MovedRuntime {
   stop(): Promise<void>
 }
 
-const keyOf = (profile: ProfileConfig, bot: string) => `${profile.id}\u0000${bot}`
+const keyOf = (profile: ProfileConfig, bot: string) => runtimeKey(profile.id, bot)
 
 export class HistoryStorage {
   /** the history table, while Koishi's database service is there */

@@ -25,6 +25,7 @@ import type { LocalPrivacy } from './local-privacy'
 import { partnerOf } from './people-path'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
+import { LRUCache } from 'lru-cache'
 
 /** Bytes of a pinned file read for the section: more than its budget can show in any script. */
 const PINNED_READ_BYTES = 64 << 10
@@ -62,7 +63,7 @@ export class Memory {
   private local?: LocalFiles
   private pinned: Pinned[] = []
   /** the section by view: '' every shared chat, a private chat's key its own (SPEC §22) */
-  private rendered = new Map<string, string>()
+  private rendered = new LRUCache<string, string>({ max: MAX_VIEWS })
   /** URLs of indexed files by path (formatting 1,000 of them again would cost ms at every change) */
   private urls = new Map<string, string>()
 
@@ -144,7 +145,6 @@ export class Memory {
     const seen = (rel: string | undefined) => !scope || rel === undefined || !guard || guard.visible(rel, scope)
     const pinned = this.pinned.map(p => seen(p.rel) ? p : { url: p.url })
     text = memorySection({ pinned, index: this.config.index ? this.index(rel => seen(rel)) : undefined, folder: `local://${FOLDER}/` })
-    if (this.rendered.size >= MAX_VIEWS) this.rendered.clear()
     this.rendered.set(view, text)
     return text
   }

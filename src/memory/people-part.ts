@@ -12,10 +12,11 @@ import { displayName, shownId } from '../util/transcript-text'
 import { chatOf } from '../contract/turn-scope'
 import { placeOfFact } from '../history/place'
 import { LocalPrivacy } from './local-privacy'
-import { PEOPLE_DIR, personRel, personUrl, platformOf } from './people-path'
+import { PEOPLE_DIR, personRel, personUrl } from './people-path'
 import { PrivateFiles } from './private-files'
 import { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
+import { platformOf, selfIdOf } from '../claims/bot-id'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
@@ -61,11 +62,11 @@ export function peopleOf(view: RuntimeView, root: string) {
 }
 
 export function peoplePart(d: PeopleDeps): RuntimePart {
-  const selfId = d.bot.slice(d.bot.indexOf(':') + 1)
+  const selfId = selfIdOf(d.bot)
   /** per conversation, the authors of the facts since its last turn opened, latest last */
-  const present = new Map<string, Map<string, Person>>()
+  const present = new Map<string, LRUCache<string, Person>>()
   /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */
-  const shownIn = new Map<string, { openings: number; shown: Map<string, { block: string; at: number }> }>()
+  const shownIn = new Map<string, { openings: number; shown: LRUCache<string, { block: string; at: number }> }>()
   const on = () => d.config.enabled && d.memory
   const heads = new NoteHeads()
   // a person's note paths and URLs never change: made once, not at every turn's opening (bench 6)
@@ -90,10 +91,8 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
         if (!on() || place !== conversation) continue
         const key = `${platform}\u0000${e.fact.user.id}`
         let people = present.get(place)
-        if (!people) present.set(place, people = new Map())
-        people.delete(key)
         // a busy group between turns: only the latest speakers can be shown
-        if (people.size >= KEPT) people.delete(people.keys().next().value!)
+        if (!people) present.set(place, people = new LRUCache({ max: KEPT }))
         people.set(key, { platform, id: e.fact.user.id, name: displayName(e.fact.user.name, e.fact.user.id) })
       }
     },
@@ -101,10 +100,11 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       const people = present.get(conversation)
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
-      const latest = [...people.entries()].slice(-MAX_PEOPLE)
+      // the latest speakers (lru-cache lists the latest first), in the order they spoke
+      const latest = [...people.entries()].slice(0, MAX_PEOPLE).reverse()
       const made = latest.map(([key, p]) => personBlock(d, heads, placeOf(key, p), p, chatOf(conversation)?.user === p.id))
       let seen = shownIn.get(conversation)
-      if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new Map() })
+      if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new LRUCache({ max: KEPT * 4 }) })
       const at = ++seen.openings
       const blocks: string[] = []
       made.forEach((block, i) => {
@@ -115,7 +115,6 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
         seen!.shown.set(key, { block, at })
         blocks.push(block)
       })
-      if (seen.shown.size > KEPT * 4) seen.shown.delete(seen.shown.keys().next().value!)
       return blocks.length ? ['[people] notes of the people in these messages:', ...blocks].join('\n') : undefined
     },
     reset: async conversation => { present.delete(conversation); shownIn.delete(conversation) },

@@ -13,9 +13,6 @@ import { safeName } from '../util/safe-name'
 export const PEOPLE_DIR = 'memory/people'
 const PRIVATE_EXT = '.private.md'
 
-/** 'platform:selfId' → 'platform' */
-export const platformOf = (bot: string) => bot.slice(0, Math.max(0, bot.indexOf(':'))) || bot
-
 /** The note's path under local/ ('/'-separated); `private`: its private section. */
 export function personRel(platform: string, userId: string, priv = false): string {
   return `${PEOPLE_DIR}/${safeName(platform)}/${safeName(userId)}${priv ? PRIVATE_EXT : '.md'}`

@@ -3,29 +3,22 @@
 // answer returns to the main model. Answers are cached per (model, image bytes, question) in a
 // cache the service owns, so one profile never receives another model's answer.
 import { createHash } from 'node:crypto'
-import { generateText } from 'ai'
 import { LRUCache } from 'lru-cache'
 import { ResourceError } from '../resources/errors'
 import { isImageType } from '../resources/media-type'
 import type { MediaBytes, ReadResult } from '../resources/types'
-import { FailedStep } from './failover'
-import { textTokens, type CallPort } from './calls'
-
-/** an answer and the model that gave it (a fallback, when the vision model was unavailable) */
-interface Answer {
-  text: string
-  model: string
-}
+import { askImage, whyNoAnswer, type ImageAnswer } from './ask-image'
+import type { CallPort } from './calls'
 
 export class VisionCache {
-  private answers = new LRUCache<string, Answer>({ max: 500 })
+  private answers = new LRUCache<string, ImageAnswer>({ max: 500 })
 
   key(model: string, image: Buffer, question: string): string {
     return `${model}\u0000${createHash('sha256').update(image).digest('hex')}\u0000${question}`
   }
 
   get(key: string) { return this.answers.get(key) }
-  set(key: string, answer: Answer) { this.answers.set(key, answer) }
+  set(key: string, answer: ImageAnswer) { this.answers.set(key, answer) }
   clear() { this.answers.clear() }
 }
 
@@ -53,26 +46,11 @@ export async function askVision(r: VisionRequest): Promise<ReadResult> {
   let answer = r.cache.get(key)
   if (answer === undefined) {
     try {
-      const got = await r.calls.run({
-        kind: 'vision', model: handle, signal, key: r.key ?? 'vision',
-        call: h => {
-          const timeout = AbortSignal.timeout(h.config.timeoutMs)
-          return generateText({
-            model: h.model,
-            maxRetries: h.config.maxRetries,
-            abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-            messages: [{ role: 'user', content: [
-              { type: 'image', image: media.data, mediaType: media.mediaType },
-              { type: 'text', text: question },
-            ] }],
-          })
-        },
-        tokens: a => textTokens(a.usage),
+      answer = await askImage({
+        calls: r.calls, model: handle, image: media.data, mediaType: media.mediaType, question, key: r.key ?? 'vision', signal,
       })
-      answer = { text: got.result!.text, model: got.handle.config.id }
-    } catch (e: any) {
-      const err = e instanceof FailedStep ? e.error as any : e
-      throw new ResourceError('vision_failed', err?.message ?? String(err))
+    } catch (e) {
+      throw new ResourceError('vision_failed', whyNoAnswer(e))
     }
     r.cache.set(key, answer)
   }

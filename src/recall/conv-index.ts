@@ -21,6 +21,7 @@ import { writeLive } from './segment-write'
 import type { Source } from './source'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
+import { BoundedSet } from '../util/bounded-set'
 
 export { DEFAULT_TUNING, type IndexTuning }
 
@@ -39,7 +40,7 @@ export class ConvIndex {
   /** close() was called: nothing more is queued, a rebuild stops */
   private closing = false
   private queue = new SerialQueue()
-  private recent = new Set<string>()
+  private recent = new BoundedSet<string>(RECENT)
   private merger: SegmentMerger
   private logFailed = false
   /** told when the index forgot everything (the vectors go with it) */
@@ -140,7 +141,6 @@ export class ConvIndex {
   private push(doc: RecallDoc): void {
     this.live.add(doc)
     this.recent.add(doc.k)
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!)
   }
 
   /** The live buffer holds a segment's worth: messages, distinct terms (its memory) or text. */

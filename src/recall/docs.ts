@@ -5,6 +5,7 @@ import h from '@satorijs/element'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Entry } from '../history/entries'
 import { voiceLine } from '../history/voice-line'
+import { selfIdOf } from '../claims/bot-id'
 
 export interface RecallDoc {
   /** where it comes from, unique in its history: `f:<channel>:<message id>` or `s:<at>:<call id>:<n>` */
@@ -68,7 +69,7 @@ export function plainText(content: string): string {
 /** The documents of some history entries, in order. */
 export function docsOf(entries: readonly Entry[], self: SelfName): RecallDoc[] {
   const out: RecallDoc[] = []
-  const selfId = self.bot.slice(self.bot.indexOf(':') + 1)
+  const selfId = selfIdOf(self.bot)
   for (const e of entries) {
     if (e.type === 'fact') {
       const f = e.fact

@@ -3,6 +3,7 @@
 // or half of what it matches the next message before or after it, or a quarter two away: a reply
 // ("yes, every Sunday") is found through the question next to it. The author's name and the day
 // add their own weight. Candidates are the messages holding a term and their direct neighbours.
+import { LRUCache } from 'lru-cache'
 import { analyze, type QueryTerm } from './analyze'
 import { Bm25 } from './bm25'
 import { LENGTHS } from './codec'
@@ -198,13 +199,10 @@ function matchSpeakers(sources: readonly Source[], terms: readonly QueryTerm[], 
   return out
 }
 
-const names = new Map<string, string[]>()
+const names = new LRUCache<string, string[]>({ max: 10_000 })
 function nameTerms(name: string): string[] {
   let t = names.get(name)
-  if (!t) {
-    if (names.size > 10000) names.clear()
-    names.set(name, t = analyze(name).map(x => x.term))
-  }
+  if (!t) names.set(name, t = analyze(name).map(x => x.term))
   return t
 }
 

@@ -11,6 +11,7 @@ import { join, relative, isAbsolute, resolve, sep } from 'node:path'
 import { clip, quote } from '../util/clip'
 import { ResourceError } from './errors'
 import { fsError, isMissing } from './fs-error'
+import { BoundedSet } from '../util/bounded-set'
 
 export interface RootOptions {
   /** synchronous metadata calls, for a local disk only; default false */
@@ -51,7 +52,7 @@ export async function resolveInRoot(root: string, segments: string[], url: strin
   return real
 }
 
-const normalRoots = new Set<string>()
+const normalRoots = new BoundedSet<string>(64)
 
 /**
  * One realpath instead of two, for the common case: when the real path lies under `root` as
@@ -62,7 +63,6 @@ const normalRoots = new Set<string>()
 function realUnderRoot(root: string, segments: string[]): string | undefined {
   if (!normalRoots.has(root)) {
     if (root !== resolve(root)) return undefined
-    if (normalRoots.size >= 64) normalRoots.clear()
     normalRoots.add(root)
   }
   let real: string

@@ -3,6 +3,7 @@
  * built while scanning, and the positions of Continue offsets, so the next page seeks straight
  * to its byte.
  */
+import { LRUCache } from 'lru-cache'
 
 const STRIDE = 1024
 const MAX_POSITIONS = 512
@@ -20,7 +21,7 @@ export class FileIndex {
   frontier = { line: 1, byte: 0 }
   totalLines?: number
   totalChars?: number
-  private positions = new Map<string, Position>()
+  private positions = new LRUCache<string, Position>({ max: MAX_POSITIONS })
 
   constructor(readonly key: string, readonly size: number) {}
 
@@ -43,7 +44,6 @@ export class FileIndex {
   }
 
   remember(startLine: number, offset: number, position: Position): void {
-    if (this.positions.size >= MAX_POSITIONS) this.positions.delete(this.positions.keys().next().value)
     this.positions.set(`${startLine}:${offset}`, position)
   }
 

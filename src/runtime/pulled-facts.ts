@@ -9,11 +9,9 @@ import type { Logger } from '../util/logger'
 import type { Redactor } from '../util/redact'
 import type { Conversation } from './conversation'
 import type { AssetStore } from '../resources/schemes/asset-store'
-import { claimAssets } from './asset-claims'
-import { placeOfFact } from '../history/place'
-import { shortenFact } from './long-facts'
 import type { PullPoint, PulledStore } from '../history-pull/ports'
 import { activeSince } from '../history/active-since'
+import { storedFact } from './stored-fact'
 
 export type { PullPoint } from '../history-pull/ports'
 
@@ -68,8 +66,9 @@ export class PulledFacts implements PulledStore {
         for (const fact of group) {
           if (this.stopped()) return false
           if (conv.holds(fact.channel, fact.id)) continue
-          const shown = await this.shorten({ ...fact, pulled: true }, key)
-          if (this.stopped() || !conv.receive(this.side.options.redact ? this.side.options.redact.value(shown) : shown)) return false
+          const { assets, artifacts, logger, options } = this.side
+          const kept = await storedFact({ ...fact, pulled: true }, key, { assets, artifacts, logger, redact: options.redact })
+          if (this.stopped() || !conv.receive(kept)) return false
           stored++
         }
         return true
@@ -79,17 +78,6 @@ export class PulledFacts implements PulledStore {
     return stored
   }
 
-  /** Its media and its archive belong to the place that received it (SPEC §22), as a live fact's. */
-  private async shorten(fact: Fact, key: string): Promise<Fact> {
-    const place = placeOfFact(fact, key)
-    try {
-      await claimAssets(this.side.assets, fact, place)
-      return await shortenFact(fact, this.side.artifacts, place)
-    } catch (e: any) {
-      this.side.logger.warn('could not archive a long pulled message: %s', e?.message ?? e)
-      return fact
-    }
-  }
 }
 
 /** The newest fact of each channel in the conversation's tail (of `only`, when given). */

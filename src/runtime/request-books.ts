@@ -6,6 +6,7 @@ import type { Entry } from '../history/entries'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import { buildRequest, type ModelRequest } from './request/build-request'
 import type { LoadedImage } from './request/projection'
+import { LRUCache } from 'lru-cache'
 
 const MAX_VIEWS = 32
 
@@ -24,7 +25,8 @@ export class RequestBooks {
   /** keys of `once` attachments already shown */
   private consumed = new Set<string>()
   /** per view ('' : the whole conversation) */
-  private anchors = new Map<string, Entry>()
+  /** a bounded number of views: a hub with many private chats keeps the latest few anchors */
+  private anchors = new LRUCache<string, Entry>({ max: MAX_VIEWS })
 
   /** `owner`: the conversation, the only one that reads its archived context (SPEC §22) */
   constructor(private o: { loadImage(url: string): Promise<LoadedImage>; artifacts(): ArtifactStore; owner?: string }) {}
@@ -43,8 +45,6 @@ export class RequestBooks {
     })
     if (request.anchor) this.anchors.set(view, request.anchor)
     else this.anchors.delete(view)
-    // a bounded number of views: a hub with many private chats keeps the newest few anchors
-    if (this.anchors.size > MAX_VIEWS) this.anchors.delete(this.anchors.keys().next().value!)
     return request
   }
 

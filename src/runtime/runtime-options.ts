@@ -15,6 +15,7 @@ import { safeName } from '../util/safe-name'
 import type { Extensions } from './extensions'
 import type { LoadedConversations } from './loaded-conversations'
 import type { Platform } from './types'
+import { platformOf, selfIdOf } from '../claims/bot-id'
 
 export interface RuntimeOptions {
   profile: ProfileConfig
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   limits: CodemodeLimits
   random(): number
   clock: Clock
+  /** budgets.timezone: the zone of kotodama's one day (SPEC §22); absent or '': the host's */
+  timezone?: string
   botName?: string
   /** shared by the plugin's runtimes and released with it */
   sandbox: ProgramRunner
@@ -45,6 +48,5 @@ export interface RuntimeOptions {
 }
 
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {
-  const i = bot.indexOf(':')
-  return join(dataDir, safeName(profileId), safeName(bot.slice(0, i)), safeName(bot.slice(i + 1)))
+  return join(dataDir, safeName(profileId), safeName(platformOf(bot)), safeName(selfIdOf(bot)))
 }

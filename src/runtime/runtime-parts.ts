@@ -94,7 +94,7 @@ function initiativeOf(d: PartsDeps): InitiativePart | undefined {
   if (!config.enabled) return undefined
   const { view, platform } = d
   return new InitiativePart({
-    config, home: view.home, bot: view.bot, clock: d.clock, logger: view.logger, random: Math.random,
+    config, dayZone: view.timezone, home: view.home, bot: view.bot, clock: d.clock, logger: view.logger, random: Math.random,
     proactive: () => platform.proactive?.(view.bot) !== false, muted: d.muted, request: (ch, req) => d.request(ch, req),
   })
 }

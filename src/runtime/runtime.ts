@@ -24,10 +24,8 @@ import { restoreWaits, WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
-import { claimAssets } from './asset-claims'
-import { placeOfFact } from '../history/place'
+import { storedFact } from './stored-fact'
 import { chatOf } from '../contract/turn-scope'
-import { shortenFact } from './long-facts'
 import { heldQuote } from './quote-held'
 import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
@@ -37,6 +35,7 @@ import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runt
 import { RuntimePresence } from './presence'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
+import { conversationKey } from '../claims/channel-key'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
 
@@ -84,10 +83,10 @@ export class Runtime {
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.waits = new WaitIndex(this.home, o.logger)
     const models = o.models
-    this.usage = new UsageBook(join(this.home, 'usage'), o.clock, o.logger, id => models.get(id)?.config.price)
+    this.usage = new UsageBook(join(this.home, 'usage'), o.clock, o.logger, id => models.get(id)?.config.price, o.timezone)
     this.calls = new ModelCalls({ models, usage: this.usage, clock: o.clock, logger: o.logger, health: o.health })
     this.view = Object.freeze({
-      profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits,
+      profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits, timezone: o.timezone ?? '',
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,
       model: (id: string) => this.calls.viewHandle(id),
     })
@@ -165,7 +164,7 @@ export class Runtime {
   }
 
   conversationKey(channel: string): string {
-    return this.profile.mode === 'cross' ? 'cross' : channel
+    return conversationKey(this.profile.mode, channel)
   }
 
   conversation(key: string): Promise<Conversation> {
@@ -184,16 +183,11 @@ export class Runtime {
     const key = this.conversationKey(fact.channel)
     return this.conversations.using(key, async conv => {
       // a quote's text only of a message this conversation holds (SPEC §22)
-      let shown = heldQuote(fact, (channel, id) => conv.holds(channel, id))
-      const place = placeOfFact(fact, key)
-      try {
-        await claimAssets(this.assets, fact, place)
-        shown = await shortenFact(shown, this.artifacts, place)
-      } catch (e: any) {
-        this.logger.warn('could not claim the media or archive a long message: %s', e?.message ?? e)
-      }
+      const kept = heldQuote(fact, (channel, id) => conv.holds(channel, id))
+      const storing = { assets: this.assets, artifacts: this.artifacts, logger: this.logger, redact: this.options.redact }
+      const stored = await storedFact(fact, key, storing, kept)
       if (this.stopped) return false
-      return conv.receive(this.options.redact ? this.options.redact.value(shown) : shown, wake)
+      return conv.receive(stored, wake)
     })
   }
 

@@ -12,6 +12,7 @@ import { fromSafeName, safeName } from '../util/safe-name'
 import type { HistoryTable } from '../history/table'
 import { runtimeHome } from './runtime'
 import type { Logger } from '../util/logger'
+import { runtimeKey } from '../claims/bot-id'
 
 export interface StoredRuntime {
   profile: ProfileConfig
@@ -35,7 +36,7 @@ export async function storedRuntimes(o: StoredRuntimesOptions): Promise<StoredRu
   const unchecked = new Set(o.unchecked)
   const add = (profile: ProfileConfig | undefined, bot: string) => {
     if (!profile || !(unchecked.has(profile) || claimsBot(profile.claims, bot))) return
-    found.set(`${profile.id}\u0000${bot}`, { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
+    found.set(runtimeKey(profile.id, bot), { profile, bot, home: runtimeHome(o.dataDir, profile.id, bot) })
   }
   const profiles = [...o.profiles, ...unchecked]
   for (const profile of profiles) {

@@ -11,6 +11,7 @@ import type { Platform } from './types'
 import type { Entry } from '../history/entries'
 import { isDirectKey } from '../claims/channel-key'
 import type { SendRefs } from '../tools/send-refs'
+import { selfIdOf } from '../claims/bot-id'
 
 export interface HostSide {
   profile: ProfileConfig
@@ -104,7 +105,7 @@ function sendRefs(side: HostSide, target: SendTarget, entries: readonly Entry[])
   let seen: { messages: Set<string>; people: Set<string> } | undefined
   // read once per send, and only when it quotes or mentions someone
   const known = () => seen ??= collect(entries, target.channel)
-  const selfId = side.bot.slice(side.bot.indexOf(':') + 1)
+  const selfId = selfIdOf(side.bot)
   const face = side.platform.knowsFace
   return {
     direct: isDirectKey(target.channel),

@@ -14,6 +14,8 @@ export const MAX_MEMORY_BYTES = 4096 * MiB - PAGE
 export const DEFAULT_LOG_BYTES = 64 * KiB
 /** The watchdog kills the worker this long after the deadline if the program is still running. */
 export const WATCHDOG_GRACE_MS = 500
+/** a host error a program is told, at most (its message and cause) */
+export const MAX_ERROR_CHARS = 16_384
 /** QuickJS's own stack limit; the worker's V8 stack (WORKER_STACK_MB) must be well above it. */
 export const QUICKJS_STACK_BYTES = 1 * MiB
 export const WORKER_STACK_MB = 8

@@ -1,9 +1,10 @@
 // One Sandbox per plugin instance: its own worker threads and timers, nothing process-wide but
 // the compiled wasm (wasm.ts). See index.ts for the design.
 import { captureClock, type Clock } from '../util/clock'
-import { normalizeLimits } from './limits'
 import { WorkerPool, type SandboxWorker } from './pool'
-import { describeError, Session } from './session'
+import { describeError } from '../util/describe-error'
+import { MAX_ERROR_CHARS, normalizeLimits } from './limits'
+import { Session } from './session'
 import type { ProgramError, ProgramOutcome, RunOptions } from './types'
 
 export interface SandboxOptions {
@@ -45,12 +46,12 @@ export class Sandbox {
       try {
         worker = await this.pool.acquire(limits.pages)
       } catch (e) {
-        return this.failed(started, { name: 'SandboxError', message: `could not start the sandbox: ${describeError(e)}` })
+        return this.failed(started, { name: 'SandboxError', message: `could not start the sandbox: ${describeError(e, MAX_ERROR_CHARS)}` })
       }
       session = new Session(this.clock, this.pool, worker, this.nextRunId++, String(code), opts, limits, started)
       return await session.done
     } catch (e) {
-      return this.failed(started, { name: 'SandboxError', message: `internal sandbox failure: ${describeError(e)}` }, session)
+      return this.failed(started, { name: 'SandboxError', message: `internal sandbox failure: ${describeError(e, MAX_ERROR_CHARS)}` }, session)
     }
   }
 

@@ -2,20 +2,10 @@
 // the watchdog, and turns whatever happens into a ProgramOutcome.
 import type { Clock, Timer } from '../util/clock'
 import type { SandboxWorker, WorkerEvent, WorkerPool } from './pool'
-import { WATCHDOG_GRACE_MS, type Limits } from './limits'
+import { describeError } from '../util/describe-error'
+import { MAX_ERROR_CHARS, WATCHDOG_GRACE_MS, type Limits } from './limits'
 import type { FlatReplies } from './protocol'
 import type { HostTool, ProgramError, ProgramOutcome, RunOptions } from './types'
-
-const MAX_ERROR_CHARS = 16_384
-
-export const describeError = (e: unknown) => {
-  try {
-    const m = e !== null && typeof e === 'object' && typeof (e as Error).message === 'string' ? (e as Error).message : String(e)
-    return m.length > MAX_ERROR_CHARS ? `${m.slice(0, MAX_ERROR_CHARS)}…` : m
-  } catch {
-    return 'unknown error'
-  }
-}
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name })
 
@@ -84,7 +74,7 @@ export class Session {
       try {
         if (result.json != null) value = JSON.parse(result.json)
       } catch (err) {
-        return this.end({ ok: false, error: { name: 'SandboxError', message: `unreadable result: ${describeError(err)}` } }, peak)
+        return this.end({ ok: false, error: { name: 'SandboxError', message: `unreadable result: ${describeError(err, MAX_ERROR_CHARS)}` } }, peak)
       }
       this.end({ ok: true, value }, peak)
     }
@@ -102,7 +92,7 @@ export class Session {
     }
     p.then(
       (out) => this.toolDone(id, name, out),
-      (e) => this.reply(id, 1, ['ToolError', `tool "${name}" failed: ${describeError(e)}`]),
+      (e) => this.reply(id, 1, ['ToolError', `tool "${name}" failed: ${describeError(e, MAX_ERROR_CHARS)}`]),
     )
   }
 
@@ -112,7 +102,7 @@ export class Session {
     try {
       json = JSON.stringify(out)
     } catch (e) {
-      return this.reply(id, 1, ['ToolError', `tool "${name}" failed: its output is not JSON-serializable (${describeError(e)})`])
+      return this.reply(id, 1, ['ToolError', `tool "${name}" failed: its output is not JSON-serializable (${describeError(e, MAX_ERROR_CHARS)})`])
     }
     if (json === undefined) return this.reply(id, 0, null)
     const max = this.limits.maxToolOutputBytes

@@ -4,9 +4,8 @@
 // after a scan that changed the library, or before a turn when a retry is due), each call counted
 // like read's vision questions (ModelCalls, kind 'vision'). A failure or a nonsense answer is logged
 // once per sticker and retried later, each time after a longer pause.
-import { generateText } from 'ai'
-import { FailedStep } from '../model/failover'
-import { textTokens, type CallPort } from '../model/calls'
+import { askImage, whyNoAnswer } from '../model/ask-image'
+import type { CallPort } from '../model/calls'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { LABEL_QUESTION, labelFromAnswer } from './label'
@@ -82,10 +81,9 @@ export class Labeller {
         return
       }
       why = `${got.problem}: ${JSON.stringify(answer.slice(0, 120))}`
-    } catch (e: any) {
+    } catch (e) {
       if (this.stopped) return
-      const err = e instanceof FailedStep ? e.error as any : e
-      why = err?.message ?? String(err)
+      why = whyNoAnswer(e)
     }
     const t = this.tries.get(s.sha256) ?? { failures: 0, next: 0 }
     t.failures++
@@ -99,19 +97,9 @@ export class Labeller {
 
   private async ask(s: Sticker): Promise<string> {
     const image = await this.o.library.bytes(s)
-    const signal = this.abort.signal
-    const got = await this.o.calls.run({
-      kind: 'vision', model: this.o.model, signal, key: 'stickers',
-      call: h => {
-        const timeout = AbortSignal.timeout(h.config.timeoutMs)
-        return generateText({
-          model: h.model, maxRetries: h.config.maxRetries, abortSignal: AbortSignal.any([signal, timeout]),
-          messages: [{ role: 'user', content: [{ type: 'image', image, mediaType: s.mediaType }, { type: 'text', text: LABEL_QUESTION }] }],
-        })
-      },
-      tokens: a => textTokens(a.usage),
-    })
-    return got.result!.text
+    const { calls, model } = this.o
+    const answer = await askImage({ calls, model, image, mediaType: s.mediaType, question: LABEL_QUESTION, key: 'stickers', signal: this.abort.signal })
+    return answer.text
   }
 
   /** Resolves when the run under way is done (tests, the benchmark). */

@@ -1,8 +1,6 @@
 // The vision model's check of an image the group keeps sending (SPEC §19 "learn"): is it a sticker,
 // is it fit to send to everyone, and its label. The answer is read strictly: anything but the
 // JSON asked for is nonsense (retried later), never a yes.
-import { generateText } from 'ai'
-import { textTokens, type CallPort } from '../model/calls'
 import { labelFromAnswer, type Label } from './label'
 
 export const LEARN_QUESTION = 'People in a group chat keep sending this image. Answer with JSON only, no other text: '
@@ -34,20 +32,4 @@ export function learnVerdict(answer: string): LearnVerdict {
   if (!fit) return { kind: 'rejected', why: 'not fit to send' }
   const got = labelFromAnswer(answer.slice(start, end + 1))
   return 'label' in got ? { kind: 'fit', label: got.label } : { kind: 'fit' }
-}
-
-/** Asks `model` about the image (counted like read's vision questions). */
-export async function askLearn(calls: CallPort, model: string, image: Buffer, mediaType: string, signal: AbortSignal): Promise<string> {
-  const got = await calls.run({
-    kind: 'vision', model, signal, key: 'stickers',
-    call: h => {
-      const timeout = AbortSignal.timeout(h.config.timeoutMs)
-      return generateText({
-        model: h.model, maxRetries: h.config.maxRetries, abortSignal: AbortSignal.any([signal, timeout]),
-        messages: [{ role: 'user', content: [{ type: 'image', image, mediaType }, { type: 'text', text: LEARN_QUESTION }] }],
-      })
-    },
-    tokens: a => textTokens(a.usage),
-  })
-  return got.result!.text
 }

@@ -9,7 +9,6 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StickerLearnConfig } from '../config/types'
 import type { Entry, Fact } from '../history/entries'
-import { FailedStep } from '../model/failover'
 import type { CallPort } from '../model/calls'
 import { channelForms } from '../claims/channel-key'
 import { matchChannels } from '../claims/match'
@@ -17,24 +16,29 @@ import type { AssetSidecar } from '../resources/schemes/asset-store'
 import type { MediaBytes } from '../resources/types'
 import type { Clock, Timer } from '../util/clock'
 import { KeyedFile } from '../util/keyed-file'
-import { Limiter } from '../util/limiter'
+import { BackgroundQueue, Dropped } from '../util/background-queue'
+import { BoundedSet } from '../util/bounded-set'
+import { dayOf } from '../util/day'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { RuntimeView } from '../tools/types'
-import { askLearn, learnVerdict } from './learn-check'
+import { askImage, whyNoAnswer } from '../model/ask-image'
+import { LEARN_QUESTION, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
 import { Sightings } from './sightings'
+import { IMAGE_TYPES } from '../resources/image-types'
 
-/** images looked at (sidecar read, hash) at once, and waiting at most */
+/** images looked at (sidecar read, hash) at once, and waiting at most: past it the newest sighting is not counted */
 const AT_ONCE = 4
 const MAX_WAITING = 256
+/** the once-told log lines remembered */
+const MAX_WARNED = 1000
 /** checks the vision model failed, retried after 1, 4, 16 min; then the image waits unlabelled for the owner */
 const MAX_TRIES = 4
 const RETRY_MS = 60_000
 /** hashes the vision model turned down, remembered at most (the oldest forgotten) */
 const MAX_REJECTED = 5000
 export const LEARN_FILE = 'sticker-learn.json'
-const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
 
 export interface LearnAssets {
   /** the arrival fetches (waited for, then the sidecar read once) */
@@ -54,6 +58,8 @@ export interface LearnerOptions {
   logger: Logger
   /** the runtime home: where the turned-down hashes are kept */
   home: string
+  /** budgets.timezone: the day perDay counts in ('' : the host's) */
+  zone?: string
 }
 
 interface Seen {
@@ -82,8 +88,7 @@ export function factAssets(content: string): string[] {
 
 export class Learner {
   private sightings: Sightings
-  private limiter = new Limiter(AT_ONCE)
-  private waiting = 0
+  private looks: BackgroundQueue
   private running = new Set<Promise<void>>()
   private learning = new SerialQueue()
   /** hashes being checked or added, or waiting for a retry */
@@ -91,10 +96,14 @@ export class Learner {
   private timers = new Set<Timer>()
   private rejected: KeyedFile<number>
   private abort = new AbortController()
-  private warned = new Set<string>()
+  private warned = new BoundedSet<string>(MAX_WARNED)
   private stopped = false
 
   constructor(private o: LearnerOptions) {
+    this.looks = new BackgroundQueue({
+      concurrency: AT_ONCE, maxWaiting: MAX_WAITING, drop: 'newest',
+      onFull: () => o.logger.debug('stickers: too many images to look at; some sightings are not counted'),
+    })
     this.sightings = new Sightings({ times: o.config.seenTimes, windowMs: o.config.windowMinutes * 60_000 })
     this.rejected = new KeyedFile({
       path: join(o.home, LEARN_FILE), field: 'rejected', what: 'stickers not learned', logger: o.logger,
@@ -119,12 +128,9 @@ export class Learner {
   }
 
   private look(seen: Seen): void {
-    if (this.waiting >= MAX_WAITING) return this.once('full', 'debug', 'stickers: too many images to look at; some sightings are not counted')
-    this.waiting++
-    const p = this.limiter.run(async () => {
-      this.waiting--
-      if (!this.stopped) await this.count(seen)
-    }).catch(e => this.o.logger.debug('stickers: an image of %s was not counted: %s', seen.channel, e?.message ?? e))
+    const p = this.looks.run(() => this.count(seen)).catch(e => {
+      if (!(e instanceof Dropped)) this.o.logger.debug('stickers: an image of %s was not counted: %s', seen.channel, e?.message ?? e)
+    })
     this.running.add(p)
     void p.finally(() => this.running.delete(p))
   }
@@ -172,15 +178,17 @@ export class Learner {
     }
     let why: string
     try {
-      const verdict = learnVerdict(await askLearn(this.o.calls, model, media.data, media.mediaType, this.abort.signal))
+      const answer = await askImage({
+        calls: this.o.calls, model, image: media.data, mediaType: media.mediaType, question: LEARN_QUESTION, key: 'stickers', signal: this.abort.signal,
+      })
+      const verdict = learnVerdict(answer.text)
       if (this.stopped) return
       if (verdict.kind === 'rejected') return this.reject(c, verdict.why)
       if (verdict.kind === 'fit') return this.add(c, media, verdict.label)
       why = verdict.why
-    } catch (e: any) {
+    } catch (e) {
       if (this.stopped) return
-      const err = e instanceof FailedStep ? e.error as any : e
-      why = err?.message ?? String(err)
+      why = whyNoAnswer(e)
     }
     c.tries++
     if (c.tries >= MAX_TRIES) {
@@ -217,7 +225,7 @@ export class Learner {
     this.o.logger.debug('stickers: an image of %s is not learned: %s', c.channel, why)
   }
 
-  /** Stickers learned in `channel` on the local day of now, from the library's state file (shared by the profile's runtimes). */
+  /** Stickers learned in `channel` on the day of now (budgets.timezone), from the library's state file (shared by the profile's runtimes). */
   private learnedToday(channel: string): number {
     const today = this.day(this.o.clock.now())
     return this.o.library.list().filter(s => s.source?.kind === 'learned' && s.source.channel === channel && s.source.at !== undefined
@@ -225,12 +233,11 @@ export class Learner {
   }
 
   private day(ms: number): string {
-    return new Date(ms).toDateString()
+    return dayOf(ms, this.o.zone ?? '')
   }
 
   private once(key: string, level: 'debug' | 'info' | 'warn', format: string, ...args: unknown[]): void {
     if (this.warned.has(key)) return
-    if (this.warned.size > 1000) this.warned.clear()
     this.warned.add(key)
     this.o.logger[level](format, ...args)
   }
@@ -244,6 +251,7 @@ export class Learner {
   async stop(): Promise<void> {
     this.stopped = true
     this.abort.abort()
+    this.looks.stop()
     for (const t of this.timers) t.cancel()
     this.timers.clear()
     await Promise.all([...this.running]).catch(() => {})
@@ -255,6 +263,6 @@ export class Learner {
 export function learnerOf(view: RuntimeView, library: StickerLibrary, d: { clock: Clock; calls: CallPort }): Learner | undefined {
   const config = view.profile.stickers?.learn
   if (!config?.enabled) return undefined
-  const { assets, logger, home } = view
-  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home })
+  const { assets, logger, home, timezone: zone } = view
+  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home, zone })
 }

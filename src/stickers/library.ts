@@ -19,6 +19,7 @@ import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './
 import { IMAGE_TYPES, MAX_STICKER_BYTES, STICKER_NAME } from './sticker-files'
 import { ReportOnce, StickerFolder } from './sticker-folder'
 import type { Sticker, StickerShelf } from './types'
+import { IMAGE_EXTENSIONS, IMAGE_TYPES } from '../resources/image-types'
 
 export { IMAGE_EXTENSIONS, MAX_STICKER_BYTES } from './sticker-files'
 export { MAX_STICKERS } from './sticker-folder'

@@ -1,6 +1,7 @@
 // How often each image was seen in the learning groups (SPEC §19 "learn"): by content hash, the
 // messages that showed it within the window. Bounded: the least recently seen hashes are forgotten
 // past `max`, and each hash keeps at most `times` sightings.
+import { LRUCache } from 'lru-cache'
 
 export interface SightingsOptions {
   /** seen this often (by different messages) ... */
@@ -19,21 +20,18 @@ interface Seen {
 }
 
 export class Sightings {
-  private map = new Map<string, Seen>()
+  private map: LRUCache<string, Seen>
   private readonly times: number
-  private readonly max: number
 
   constructor(private o: SightingsOptions) {
     this.times = Math.max(1, Math.floor(o.times))
-    this.max = o.max ?? MAX_SIGHTINGS
+    this.map = new LRUCache({ max: o.max ?? MAX_SIGHTINGS })
   }
 
   /** Message `id` showed image `hash` at `at`; true when it is now seen `times` times within the window. */
   see(hash: string, id: string, at: number): boolean {
-    let s = this.map.get(hash)
-    if (s) this.map.delete(hash)
-    else s = { ids: [], ats: [] }
-    // re-inserted: the map's order is the order of last sight
+    // set again: the least recently seen are forgotten first
+    const s = this.map.get(hash) ?? { ids: [], ats: [] }
     this.map.set(hash, s)
     if (!s.ids.includes(id)) {
       s.ids.push(id)
@@ -50,7 +48,6 @@ export class Sightings {
       s.ids.shift()
       s.ats.shift()
     }
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
     return s.ids.length >= this.times
   }
 

@@ -4,6 +4,7 @@
 // log line (`report`), keyed by its size and mtime so a changed file is looked at again.
 import { readdir, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
+import { BoundedSet } from '../util/bounded-set'
 import { Limiter } from '../util/limiter'
 import type { Logger } from '../util/logger'
 import { IMAGE_EXTENSIONS, readImageFile, readLabelFile, type ImageFile, type LabelFile } from './sticker-files'
@@ -15,13 +16,12 @@ const READS_AT_ONCE = 8
 
 /** Log lines said once per key (a file's problem is keyed by its size and mtime: a changed file is looked at again). */
 export class ReportOnce {
-  private said = new Set<string>()
+  private said = new BoundedSet<string>(10_000)
 
   constructor(private logger: Logger) {}
 
   say(key: string, level: 'info' | 'warn', format: string, ...args: unknown[]): void {
     if (this.said.has(key)) return
-    if (this.said.size > 10_000) this.said.clear()
     this.said.add(key)
     this.logger[level](format, ...args)
   }

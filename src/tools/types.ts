@@ -30,6 +30,8 @@ export interface RuntimeView {
   readonly logger: Logger
   /** the plugin's codemode quotas */
   readonly limits: CodemodeLimits
+  /** budgets.timezone: the zone of kotodama's one day ('' : the host's) */
+  readonly timezone: string
   readonly resources: ResourceCenter
   readonly artifacts: ArtifactStore
   readonly assets: AssetStore

@@ -1,6 +1,7 @@
 // Usage per model (SPEC §11, §16): what each step took, and counters since start, for today and
-// the days before. Each day's counters are in `<home>/usage/<YYYY-MM-DD>.json` (UTC days), so a
-// restart does not zero them and the console can show the last days.
+// the days before. Each day's counters are in `<home>/usage/<YYYY-MM-DD>.json`, days of
+// budgets.timezone (util/day.ts: the one day of kotodama), so a restart does not zero them and the
+// console can show the last days.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LanguageModelV3Usage } from '@ai-sdk/provider'
@@ -8,6 +9,7 @@ import { atomicWrite } from '../util/atomic-write'
 import { isMissing } from '../resources/fs-error'
 import { costOf, type PriceOf } from './cost'
 import type { Clock, Timer } from '../util/clock'
+import { dayAround, daysBefore } from '../util/day'
 import type { Logger } from '../util/logger'
 
 /** Stored on a step entry: which model answered, how fast, and the tokens the server reported. */
@@ -55,7 +57,6 @@ const WRITE_EVERY = 5000
 export const DAYS_KEPT = 7
 /** The book's key for sends the platform refused: errors of the runtime, not of a model (issue 21). */
 export const FAILED_SENDS = 'send_message'
-const DAY_MS = 86_400_000
 
 /** Adds `b` into `a`; a cost stays absent while both are. */
 export function addCounts(a: UsageCounts, b: Partial<UsageCounts>): UsageCounts {
@@ -83,19 +84,21 @@ export class UsageBook {
   /** after stop() nothing is written: a late count stays in memory (issue 21) */
   private closed = false
 
-  /** `priceOf`: each model's price, so that a request's cost is counted at the price it was made at */
-  constructor(private dir: string, private clock: Clock, private logger: Logger, readonly priceOf: PriceOf = () => undefined) {
+  /**
+   * `priceOf`: each model's price, so that a request's cost is counted at the price it was made at;
+   * `zone`: budgets.timezone ('' : the host's)
+   */
+  constructor(private dir: string, private clock: Clock, private logger: Logger, readonly priceOf: PriceOf = () => undefined, private zone = '') {
     this.day = this.dayOf(clock.now())
   }
 
-  /** the UTC day last named, and where it starts: every request asks (bench 6), a Date is made once a day */
-  private named = { start: NaN, day: '' }
+  /** the day last named, and where it starts and ends: every request asks (bench 6), the zone is read once a day */
+  private named = { start: NaN, end: NaN, day: '' }
 
   private dayOf(ms: number): string {
     const n = this.named
-    if (ms >= n.start && ms < n.start + DAY_MS) return n.day
-    const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS)
-    this.named = { start, day: new Date(start).toISOString().slice(0, 10) }
+    if (ms >= n.start && ms < n.end) return n.day
+    this.named = dayAround(ms, this.zone)
     return this.named.day
   }
 
@@ -103,9 +106,8 @@ export class UsageBook {
   async load(): Promise<void> {
     const today = await this.readDay(this.day)
     for (const [model, c] of today) this.today.set(model, addCounts(this.today.get(model) ?? zero(), c))
-    const start = Date.parse(this.day)
     for (let i = 1; i < DAYS_KEPT; i++) {
-      const day = this.dayOf(start - i * DAY_MS)
+      const day = daysBefore(this.day, i)
       if (this.past.has(day)) continue
       const models = await this.readDay(day)
       if (models.size) this.past.set(day, models)

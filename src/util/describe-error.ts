@@ -1,7 +1,24 @@
-/** An error's message, with its cause when the message does not already say it (AI SDK retries wrap the last error). */
-export function describeError(e: any): string {
-  if (!e) return 'unknown error'
-  const cause = e.lastError ?? e.cause
-  const msg = e.message ?? String(e)
-  return cause?.message && !msg.includes(cause.message) ? `${msg} (${cause.message})` : msg
+// An error in words, for a log line or a tool's result: the one way kotodama says what was thrown.
+
+/**
+ * An error's message, with its cause when the message does not already say it (AI SDK retries wrap
+ * the last error); at most `maxChars`. Never throws, whatever was thrown (a getter that throws, a
+ * value without a message).
+ */
+export function describeError(e: unknown, maxChars = Infinity): string {
+  let text: string
+  try {
+    text = words(e)
+  } catch {
+    return 'unknown error'
+  }
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text
+}
+
+function words(e: any): string {
+  if (e === null || e === undefined) return 'unknown error'
+  const msg = typeof e === 'object' && typeof e.message === 'string' ? e.message : String(e)
+  const cause = typeof e === 'object' ? e.lastError ?? e.cause : undefined
+  const said = typeof cause?.message === 'string' ? cause.message : undefined
+  return said && !msg.includes(said) ? `${msg} (${said})` : msg
 }

@@ -8,7 +8,8 @@ import type { Entry, TranscriptEntry } from '../history/entries'
 import type { CallPort } from '../model/calls'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Clock } from '../util/clock'
-import { Limiter } from '../util/limiter'
+import { BackgroundQueue, Dropped } from '../util/background-queue'
+import { BoundedSet } from '../util/bounded-set'
 import type { Logger } from '../util/logger'
 import { within } from '../util/within'
 import { heardAudio } from './heard-audio'
@@ -17,6 +18,8 @@ import { transcribe } from './speech-calls'
 
 /** voices decoded and uploaded at once per runtime (20 arriving together wait their turn) */
 const AT_ONCE = 2
+/** voices waiting their turn at most; past it the oldest waiting is not transcribed (its fact says so) */
+const MAX_WAITING = 200
 /** how long a turn waits for the transcripts of voices under way before it goes on without them */
 export const TRANSCRIPT_WAIT_MS = 8000
 /** voices remembered as heard: one pulled after downtime and delivered live is transcribed once */
@@ -44,22 +47,25 @@ export class Hearing {
   /** how long a turn waits for the transcripts of voices under way (a field, so tests can shorten it) */
   waitMs = TRANSCRIPT_WAIT_MS
   private pending = new Map<string, Set<Promise<void>>>()
-  private limiter = new Limiter(AT_ONCE)
-  private stopping = new AbortController()
-  private heard = new Set<string>()
+  private queue: BackgroundQueue
+  private heard = new BoundedSet<string>(REMEMBERED)
 
-  constructor(private d: HearingDeps) {}
+  constructor(private d: HearingDeps) {
+    this.queue = new BackgroundQueue({
+      concurrency: AT_ONCE, maxWaiting: MAX_WAITING,
+      onFull: max => d.logger.warn('more than %d voice messages wait to be transcribed; the oldest waiting are stored untranscribed', max),
+    })
+  }
 
   /** Starts transcribing the voice `url` of `message`; `seconds`: its length as the platform said, if it did. */
   hear(url: string, message: HeardMessage, seconds?: number): void {
-    if (this.stopping.signal.aborted || !url.startsWith('asset://') || this.heard.has(url)) return
+    if (this.queue.stopped || !url.startsWith('asset://') || this.heard.has(url)) return
     this.heard.add(url)
-    if (this.heard.size > REMEMBERED) this.heard.delete(this.heard.values().next().value!)
     const key = message.conversation
     const set = this.pending.get(key) ?? new Set()
     this.pending.set(key, set)
     const job: Promise<void> = this.transcript(url, message, seconds)
-      .then(t => this.stopping.signal.aborted ? undefined : this.d.append(key, [t]))
+      .then(t => this.queue.stopped ? undefined : this.d.append(key, [t]))
       .catch(e => this.d.logger.warn('a voice message of %s was not stored with its transcript: %s', message.channel, e?.message ?? e))
       .finally(() => {
         set.delete(job)
@@ -84,9 +90,9 @@ export class Hearing {
     while (this.pending.size) await Promise.all([...this.pending.values()].flatMap(s => [...s]))
   }
 
-  /** Aborts the transcriptions under way; none is appended after. */
+  /** Drops the voices waiting and aborts the transcriptions under way; none is appended after. */
   stop(): void {
-    this.stopping.abort(new Error('kotodama is stopping'))
+    this.queue.stop()
   }
 
   private async transcript(url: string, message: HeardMessage, hinted?: number): Promise<TranscriptEntry> {
@@ -96,17 +102,18 @@ export class Hearing {
     })
     let seconds = hinted
     try {
-      return await this.limiter.run(async () => {
-        const bytes = await this.bytes(url)
+      return await this.queue.run(async signal => {
+        const bytes = await this.bytes(url, signal)
         const audio = await heardAudio(bytes.data, bytes.mediaType, { maxSeconds: this.d.config.maxSeconds, hinted })
         seconds = audio.seconds
-        const heard = await transcribe(this.d.calls, this.d.config.stt, audio.audio, audio.mediaType, this.stopping.signal)
+        const heard = await transcribe(this.d.calls, this.d.config.stt, audio.audio, audio.mediaType, signal)
         seconds ??= heard.seconds
         const text = heard.text.trim()
         return entry(text ? { seconds, text } : { seconds, why: 'no words were heard' })
       })
     } catch (e: any) {
-      const why = e instanceof VoiceError ? e.message : `it could not be read (${e?.message ?? e})`
+      const why = e instanceof VoiceError ? e.message : e instanceof Dropped ? 'too many voices waited to be transcribed'
+        : `it could not be read (${e?.message ?? e})`
       if (e instanceof VoiceError && e.seconds !== undefined) seconds = e.seconds
       if (!(e instanceof VoiceError) || e.code === 'speech_failed') this.d.logger.info('a voice message in %s was not transcribed: %s', message.channel, why)
       return entry({ seconds, why })
@@ -114,12 +121,12 @@ export class Hearing {
   }
 
   /** The voice's bytes once its arrival fetch is done; why not in words. */
-  private async bytes(url: string): Promise<{ data: Buffer; mediaType?: string }> {
+  private async bytes(url: string, signal: AbortSignal): Promise<{ data: Buffer; mediaType?: string }> {
     const id = url.slice('asset://'.length)
     if (!(await this.d.assets.fetched(id))) {
       const failure = (await this.d.assets.sidecar(id).catch((): undefined => undefined))?.fetchFailure
       throw new VoiceError('not_fetched', `the audio could not be fetched${failure ? ` (${failure.reason})` : ''}`)
     }
-    return this.d.assets.bytes(id, this.stopping.signal)
+    return this.d.assets.bytes(id, signal)
   }
 }

@@ -10,6 +10,7 @@ import { speak } from './speech-calls'
 import { readyVoice } from './spoken-audio'
 import type { SpeechPlatform } from './types'
 import { VoiceError } from './voice-error'
+import { withoutUrls } from '../util/without-urls'
 
 export interface SpeakingDeps {
   config: VoiceConfig
@@ -31,7 +32,7 @@ export function voicePort(d: SpeakingDeps): VoicePort {
       // the platform's own verdict stands (no vits service is installed: no_vits); anything else is the service failing
       if (e instanceof VoiceError) throw e
       // the model reads this: a link of the service (its server, a platform's file) is left out
-      const said = String(e?.message ?? e).replace(/\bhttps?:\/\/\S+/g, '<url>').slice(0, 160)
+      const said = withoutUrls(String(e?.message ?? e)).slice(0, 160)
       throw new VoiceError('speech_failed', `the vits service failed: ${said}`)
     }
   }

@@ -63,7 +63,7 @@ describe('assets: fetched when they arrive', function () {
 
   it('a burst of 50 never runs more than the limit at once, counted by the server', async () => {
     server = await MediaServer.start((_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 5) })
-    store.arrivals.limit = 3
+    store.arrivals.concurrency = 3
     const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => store.register(`${server!.base}/${i}.png`, {}, { fetchNow: true })))
     await store.idle()
     expect(server.stats.peak).to.be.within(1, 3)
@@ -164,12 +164,12 @@ describe('assets: fetched when they arrive', function () {
     server = await MediaServer.start((_req, res) => { held.push(res) })
     const told: string[] = []
     store.logger = { debug() {}, info() {}, error() {}, warn: (f: string, ...a: any[]) => { told.push([f, ...a].join(' ')) } }
-    store.arrivals.limit = 1
+    store.arrivals.concurrency = 1
     store.arrivals.maxWaiting = 2
     const ids: string[] = []
     for (let i = 0; i < 6; i++) ids.push(await store.register(`${server.base}/${i}.png`, {}, { fetchNow: true }))
     expect(store.arrivals.size).to.deep.equal({ waiting: 2, running: 1 })
-    expect(store.arrivals.left).to.equal(3)
+    expect(store.arrivals.dropped).to.equal(3)
     expect(told).to.have.length(1)
     expect(told[0]).to.match(/more than 2 inbound media wait to be fetched; the oldest are fetched on first read/)
     for (let served = 0; served < 3; served++) {

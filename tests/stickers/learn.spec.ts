@@ -221,7 +221,7 @@ describe('stickers: the learner on its own', function () {
         calls.asked++
         const a = answers.shift() ?? new Error('no answer')
         if (a instanceof Error) throw a
-        return { result: { text: a } }
+        return { result: { text: a }, handle: { config: { id: 'eye' } } }
       },
     }
     return calls

@@ -157,7 +157,7 @@ describe('sticker labels by the vision model', () => {
     let asked = 0
     const calls = {
       handle: () => ({}),
-      run: async () => { asked++; return { result: { text: answers.shift() } } },
+      run: async () => { asked++; return { result: { text: answers.shift() }, handle: { config: { id: 'eye' } } } },
     } as unknown as CallPort
     await writeFile(join(dir, 'wave.png'), tinyPng(7))
     await writeFile(join(dir, 'owned.png'), tinyPng(8))

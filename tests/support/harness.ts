@@ -52,6 +52,8 @@ export interface HarnessOptions {
   mcp?: any
   /** the plugin's `trust` (SPEC §22): `{ owners: ['mock:bob'] }` lets bob run kotodama's commands without a database */
   trust?: any
+  /** the plugin's `budgets` (SPEC §22): `{ timezone: 'Asia/Shanghai' }` sets the zone of kotodama's day */
+  budgets?: any
   /** the plugin's `storage` (issue 15) */
   storage?: 'files' | 'database'
   /** a Koishi database plugin loaded before the plugin: `{ plugin, config }` */
@@ -103,6 +105,7 @@ export class Harness extends AppHarness {
       ...(o.mcp ? { mcp: o.mcp } : {}),
       ...(o.storage ? { storage: o.storage } : {}),
       ...(o.trust ? { trust: o.trust } : {}),
+      ...(o.budgets ? { budgets: o.budgets } : {}),
       profiles: o.profiles ?? [{
         id: 'neko', persona: 'You are Neko.', model: 'main',
         claims: [{ bot: '*', channels: ['*'] }], typing: FAST_TYPING, timing: NO_DEBOUNCE, ...o.profile,

@@ -49,7 +49,8 @@ export async function runtimeList(ctx: Context): Promise<RuntimeSummary[]> {
   const failed = new Map(ctx.kotodama.notStarted().map(n => [n.profile.id, n.problems]))
   out.push(...await Promise.all(stored.map(async s => {
     const online = isOnline(ctx, s.bot)
-    const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online, logger: ctx.kotodama.log })
+    const summary = await storedRuntimeSummary({ profile: s.profile.id, bot: s.bot, home: s.home, online, logger: ctx.kotodama.log,
+      timezone: ctx.kotodama.checked.budgets.timezone })
     const problems = failed.get(s.profile.id)
     return problems ? { ...summary, notStarted: problems } : { ...summary, capabilities: capabilityLine(s.bot, s.profile) }
   })))

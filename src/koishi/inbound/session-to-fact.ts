@@ -6,6 +6,7 @@ import type { Fact } from '../../history/entries'
 import type { VoiceOrigin } from '../../inbound/kit'
 import { mentionsBot } from '../../inbound/mentions'
 import { renderElements, type RenderKit } from '../../inbound/render'
+import { botId } from '../../claims/bot-id'
 
 
 /**
@@ -29,7 +30,7 @@ export function arrivalOf(session: Session): Arrival {
   const userId = event.user?.id
   const channelId = event.channel?.id
   const channel = channelKey(channelId, isDirect, userId)
-  return { event, bot: `${event.platform}:${event.selfId}`, selfId: event.selfId, userId, channelId, isDirect, channel }
+  return { event, bot: botId(event.platform, event.selfId), selfId: event.selfId, userId, channelId, isDirect, channel }
 }
 
 export function botIdOf(session: Session): string {

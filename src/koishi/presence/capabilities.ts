@@ -7,6 +7,7 @@ import type { VoiceFormat } from '../../voice/types'
 import { ONEBOT_FACTS } from '../adapters/onebot/facts'
 import type { CapabilityName, PlatformFacts } from '../adapters/platform-facts'
 import { QQ_FACTS } from '../adapters/qq/facts'
+import { platformOf } from '../../claims/bot-id'
 
 export type { CapabilityName } from '../adapters/platform-facts'
 
@@ -66,7 +67,7 @@ export function needsPassiveReplies(platform: string): boolean {
 
 /** Each feature of `bot` ('platform:selfId') under `profile`: what the platform allows and what is turned on. */
 export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityLine & { platform: string; features: Capability[] } {
-  const platform = bot.slice(0, bot.indexOf(':'))
+  const platform = platformOf(bot)
   // the console's sandbox bots are `sandbox:<page>:<name>`
   const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
   const config: Partial<Record<CapabilityName, string | undefined>> = {

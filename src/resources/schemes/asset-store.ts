@@ -15,7 +15,8 @@ import { sniffMediaType, mediaTypeOfName } from '../media-type'
 import { mayRead } from '../scope'
 import type { MediaBytes, ReadScope } from '../types'
 import { Owners } from './owners'
-import { FetchQueue } from './asset-prefetch'
+import { arrivalQueue } from './asset-prefetch'
+import { withoutUrls } from '../../util/without-urls'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -61,8 +62,8 @@ export class AssetStore {
   maxBytes = ASSET_MAX_BYTES
   /** where a full wait list of arrival fetches is told, once */
   logger?: Logger
-  /** the arrival fetches: `arrivals.limit` at once, `arrivals.maxWaiting` waiting */
-  readonly arrivals = new FetchQueue((id, signal) => this.fetchAtArrival(id, signal), text => this.logger?.warn('assets in %s: %s', this.dir, text))
+  /** the arrival fetches, keyed by asset id: `arrivals.concurrency` at once, `arrivals.maxWaiting` waiting */
+  readonly arrivals = arrivalQueue(text => this.logger?.warn('assets in %s: %s', this.dir, text))
   private stopped = false
   /** who may read each asset (SPEC §22) */
   private owners = new Owners()
@@ -141,7 +142,9 @@ export class AssetStore {
 
   /** Queues the fetch of an asset's bytes (nothing when they are kept or its arrival fetch failed). */
   fetchSoon(id: string): void {
-    if (this.fetcher && !this.stopped) this.arrivals.add(id)
+    if (!this.fetcher || this.stopped) return
+    // a failed fetch has said why in its sidecar; a dropped one is fetched on first read
+    this.arrivals.run(signal => this.fetchAtArrival(id, signal), id).catch(() => {})
   }
 
   /** Resolves when no arrival fetch waits or runs (tests, the bench). */
@@ -325,5 +328,5 @@ export function withoutSource(message: string, source: string): string {
   let host = ''
   try { host = new URL(source).host } catch {}
   if (host) out = out.split(host).join('(its host)')
-  return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '(a URL)')
+  return withoutUrls(out)
 }

@@ -7,6 +7,7 @@ import type { PromptShare, RuntimePart } from '../../part/runtime-part'
 import type { ProfileConfig } from '../../config/types'
 import type { ReadScope } from '../../resources/types'
 import PROTOCOL from './protocol.md'
+import { selfIdOf } from '../../claims/bot-id'
 
 export interface PromptOptions {
   persona: string
@@ -36,7 +37,7 @@ export function systemPrompt(o: PromptOptions): string {
     readCall: o.readDirect ? 'read({url})' : 'tools.read({url}) inside a codemode program',
     toolSources: o.toolSources ?? '',
   })
-  const selfId = o.bot.slice(o.bot.indexOf(':') + 1)
+  const selfId = selfIdOf(o.bot)
   const self = `You are bot ${o.bot}${o.botName ? ` ("${o.botName}")` : ''}: your user id is ${selfId}, so <at id="${selfId}"/> mentions you.`
   return [o.persona.trim(), protocol, ...parts.map(p => p.section), self].filter(Boolean).join('\n\n')
 }

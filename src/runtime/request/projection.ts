@@ -4,8 +4,7 @@
 import type { AttachmentConfig } from '../../config/types'
 import type { Entry } from '../../history/entries'
 import { attachmentLine, type AttachmentItem } from '../../exit/attachments'
-
-export const PROJECTABLE = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
+import { IMAGE_TYPES } from '../../resources/image-types'
 
 export interface LoadedImage {
   data: Buffer
@@ -79,7 +78,7 @@ function alive(item: AttachmentItem, turn: number, key: string, o: ProjectionInp
 async function decide(item: AttachmentItem, key: string, o: ProjectionInput, count: number, total: number): Promise<ProjectedItem | undefined> {
   const c = o.config
   const known = item.mediaType.startsWith('image/') && item.mediaType !== 'image/unknown'
-  if (known && !PROJECTABLE.includes(item.mediaType)) return { key, item, reason: 'the model is shown png, jpeg, gif and webp only' }
+  if (known && !IMAGE_TYPES.has(item.mediaType)) return { key, item, reason: 'the model is shown png, jpeg, gif and webp only' }
   if (!known && !item.mediaType.startsWith('image')) return undefined
   // With the count spent, an item whose line is already complete is not loaded at all.
   if (known && count >= c.maxImageCount) return { key, item, reason: `over maxImageCount (${c.maxImageCount}) for this request` }
@@ -90,7 +89,7 @@ async function decide(item: AttachmentItem, key: string, o: ProjectionInput, cou
     return { key, item, reason: `could not be loaded (${e?.message ?? e})` }
   }
   const full = { ...item, mediaType: image.mediaType, byteLength: image.data.length, width: image.width ?? item.width, height: image.height ?? item.height }
-  if (!PROJECTABLE.includes(image.mediaType)) {
+  if (!IMAGE_TYPES.has(image.mediaType)) {
     return image.mediaType.startsWith('image/') ? { key, item: full, reason: 'the model is shown png, jpeg, gif and webp only' } : undefined
   }
   if (image.data.length > c.maxImageBytes) return { key, item: full, reason: `larger than maxImageBytes (${c.maxImageBytes})` }
