@@ -11,6 +11,7 @@ import { usageToday } from '../src/console-data/summary'
 import type { RuntimeView } from '../src/tools/types'
 import { generateText, streamText } from 'ai'
 import { z } from 'zod'
+import { recallPart } from '../src/recall/part'
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 
@@ -49,7 +50,7 @@ describe('every model call is counted (issue 26)', function () {
     await h.settled()
     expect(toolResultsOf(h.server.requests[1]).at(-1).content).to.equal('a single dark pixel')
     const [runtime] = await h.app.kotodama.list()
-    await runtime.recall.idle()
+    await runtime.part(recallPart)!.recall.idle()
     expect(emb.requests.length).to.be.greaterThan(0)
 
     const status = (await h.client('bob').receive('kotodama.status'))[0]

@@ -22,7 +22,7 @@ import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import { LocalFiles, readHead } from './local-files'
 import type { LocalPrivacy } from './local-privacy'
-import { partnerOf } from './people-path'
+import { partnerOf } from '../people/people-path'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
 

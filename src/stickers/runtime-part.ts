@@ -33,8 +33,6 @@ export function stickersOf(view: RuntimeView, d: { clock: Clock; calls: CallPort
   const library = new StickerLibrary({ dir: stickersDir(config, view.home), logger: view.logger, clock: d.clock })
   const vision = view.profile.attachment.visionModel
   const labeller = vision ? new Labeller({ library, model: vision, calls: d.calls, clock: d.clock, logger: view.logger }) : undefined
-  // the first look at once, reading only: an inbound sticker is recognised before any turn
-  void library.scan()
   const learner = learnerOf(view, library, d)
   return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller, learner }) }
 }
@@ -44,6 +42,11 @@ export function stickersPart(library: StickerLibrary, config: StickersConfig, o:
   let docs: { version: number; searchable: Searchable } | undefined
   return {
     name: 'stickers',
+    // the first look once the runtime holds its home, reading only: an inbound sticker is recognised before any turn
+    async start() {
+      void library.scan()
+      o.learner?.start()
+    },
     schemes: () => [stickerScheme(library)],
     prompt() {
       if (section.version !== library.version) {

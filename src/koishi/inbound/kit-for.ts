@@ -2,6 +2,7 @@
 // sticker library and the voice part's hearing (each where the runtime has it).
 import type { Bot } from 'koishi'
 import type { Runtime } from '../../runtime/runtime'
+import { stickersPart, voicePart } from '../../runtime/interim-parts'
 import type { Logger } from '../../util/logger'
 import { onebotForward } from '../onebot/forward'
 import type { RenderKit } from './kit'
@@ -16,12 +17,12 @@ export interface VoiceOrigin {
 
 /** How the runtime hears the voices of one message; undefined when voice.stt is not set. */
 export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice'] {
-  const hearing = runtime.voice?.hearing
+  const hearing = runtime.part(voicePart)?.hearing
   if (!hearing) return undefined
   const message = { conversation: runtime.conversationKey(m.channel), ...m }
   return (url, seconds) => hearing.hear(url, message, seconds)
 }
 
 export function kitFor(runtime: Runtime, bot: Bot, log: Logger, m: VoiceOrigin): RenderKit {
-  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers: stickerLookup(runtime.stickers), voice: hearingFor(runtime, m) }
+  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers: stickerLookup(runtime.part(stickersPart)?.library), voice: hearingFor(runtime, m) }
 }
