@@ -9,7 +9,7 @@
 //   the pinned files: a folder whose mtime changed is listed again (files the owner added, removed
 //   or saved), a pinned file that changed is read again. A request itself never touches the disk.
 import { realpathSync, statSync } from 'node:fs'
-import type { MemoryConfig } from '../config/types'
+import type { MemoryConfig } from './config'
 import { writeErrorResult } from '../resources/center'
 import { ResourceError } from '../resources/errors'
 import { resolveWritable } from '../resources/file-root'

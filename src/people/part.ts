@@ -1,10 +1,9 @@
 // People as a plugin of its runtime (SPEC §21, docs/people.md): who is present in a conversation
 // and their notes in a turn's opening; who has written where (memory's guard reads it, SPEC §22).
 import { join } from 'node:path'
-import { DEFAULT_PEOPLE } from '../config/defaults'
-import type { PeopleConfig } from '../config/types'
 import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
+import { peopleSection, type PeopleConfig } from './config'
 import { peopleOpenings } from './people-part'
 import { Writers } from './writers'
 
@@ -18,11 +17,11 @@ const memoryOn = (profile: object) => (profile as { memory?: { enabled?: boolean
 
 export const peoplePart: PartPlugin<PeopleConfig, PeoplePart> = {
   name: 'people',
+  section: peopleSection,
   create(scope) {
     const { view } = scope
     const writers = new Writers(view.home, scope.logger)
-    const config = (view.profile.people ?? DEFAULT_PEOPLE) as PeopleConfig
-    const part = peopleOpenings({ config, root: join(view.home, 'local'), bot: view.bot, memory: memoryOn(view.profile), writers })
+    const part = peopleOpenings({ config: scope.config, root: join(view.home, 'local'), bot: view.bot, memory: memoryOn(view.profile), writers })
     return { ...part, writers }
   },
 }

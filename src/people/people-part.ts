@@ -3,7 +3,7 @@
 // prompt, so the prompt cache holds. In a private chat the partner's private section is shown too.
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import type { PeopleConfig } from '../config/types'
+import type { PeopleConfig } from './config'
 import type { RuntimePart } from '../part/runtime-part'
 import { safeName } from '../util/safe-name'
 import { displayName, shownId } from '../util/transcript-text'

@@ -6,14 +6,16 @@ import type { RuntimePart } from '../part/runtime-part'
 import { memoryPart } from '../memory/part'
 import { presencePart } from '../presence/part'
 import { searchTool } from '../tools/search'
+import { recallSection, type RecallConfig } from './config'
 import { Recall } from './recall'
 
 export interface RecallPart extends RuntimePart {
   readonly recall: Recall
 }
 
-export const recallPart: PartPlugin<unknown, RecallPart> = {
+export const recallPart: PartPlugin<RecallConfig, RecallPart> = {
   name: 'recall',
+  section: recallSection,
   create(scope) {
     const guard = scope.part(memoryPart)?.guard
     const searchable = () => scope.parts().flatMap(p => {
@@ -21,6 +23,7 @@ export const recallPart: PartPlugin<unknown, RecallPart> = {
       return s ? [s] : []
     })
     const recall = new Recall(scope.view, {
+      config: scope.config,
       history: logger => scope.history(logger), clock: scope.clock, botName: scope.botName, searchable,
       // presence is listed after recall: looked up when a hit is checked, not now
       recalled: (channel, id) => scope.part(presencePart)?.presence.wasRecalled(channel, id) ?? false,

@@ -5,8 +5,7 @@
 // memory does not grow with the number of conversations either.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_RECALL } from '../config/defaults'
-import type { RecallConfig } from '../config/types'
+import { DEFAULT_RECALL, type RecallConfig } from './config'
 import type { HistorySide } from '../history/sides'
 import type { Entry } from '../history/entries'
 import type { RuntimeView } from '../tools/types'
@@ -36,6 +35,8 @@ const MAX_OPEN = 16
 const CATCH_UP = 2000
 
 export interface RecallDeps {
+  /** the profile's recall section; absent: DEFAULT_RECALL */
+  config?: RecallConfig
   /** the runtime's history; recall reads it with a logger of its own (the store already warns about bad lines) */
   history(logger: Logger): HistorySide
   clock: Clock
@@ -67,7 +68,7 @@ export class Recall implements RecallParts {
   private offered = new PartSearch()
 
   constructor(readonly view: RuntimeView, private deps: RecallDeps) {
-    this.config = view.profile.recall ?? DEFAULT_RECALL
+    this.config = deps.config ?? DEFAULT_RECALL
     this.self = { bot: view.bot, name: deps.botName }
     this.memory = new MemorySearch(join(view.home, 'local'))
     this.pending = new PendingAdds(deps.clock, (key, entries) => this.addNow(key, entries))

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { standardWakeEngine } from '../../src/attention/standard-wake'
-import { configSchema } from '../../src/config/schema'
+import { configSchema } from '../../src/runtime/config-of-parts'
 import type { Fact } from '../../src/history/entries'
 import { VisionCache } from '../../src/model/vision'
 import { TextCache } from '../../src/resources/text'
@@ -80,7 +80,7 @@ describe('runtime: parts inside the home', function () {
   afterEach(async () => {
     clock?.uninstall()
     clock = undefined
-    await sandbox.dispose?.()
+    await sandbox.shutdown()
     await rm(dir, { recursive: true, force: true })
   })
 

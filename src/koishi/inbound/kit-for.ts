@@ -24,5 +24,6 @@ export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice']
 }
 
 export function kitFor(runtime: Runtime, bot: Bot, log: Logger, m: VoiceOrigin): RenderKit {
-  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers: stickerLookup(runtime.part(stickersPart)?.library), voice: hearingFor(runtime, m) }
+  const stickers = stickerLookup(runtime.part(stickersPart)?.library)
+  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers, voice: hearingFor(runtime, m) }
 }
