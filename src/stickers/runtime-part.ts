@@ -43,10 +43,10 @@ export function stickersPart(library: StickerLibrary, config: StickersConfig, o:
   let docs: { version: number; searchable: Searchable } | undefined
   return {
     name: 'stickers',
-    // the first look once the runtime holds its home, reading only: an inbound sticker is recognised before any turn
+    // the first look once the runtime holds its home, reading only: an inbound sticker is recognised from the first message
     async start() {
-      void library.scan()
       o.learner?.start()
+      await library.scan()
     },
     schemes: () => [stickerScheme(library)],
     prompt() {
