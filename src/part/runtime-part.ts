@@ -62,6 +62,8 @@ export interface RuntimePart {
   opening?(conversation: string): string | undefined | Promise<string | undefined>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
   appended?(conversation: string, entries: readonly Entry[]): void
+  /** whether the mind may not speak in `channel` now (a ban, the owner's pause: SPEC §19); answered from memory */
+  muted?(channel: string): boolean
   /** what it tells of conversation `key` (status, the console); answered from memory */
   status?(conversation: string): ConversationNotes | undefined
   /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */

@@ -22,6 +22,7 @@ export const presencePart: PartPlugin<unknown, PresencePart> = {
       name: 'presence',
       presence,
       start: () => presence.load(),
+      muted: channel => presence.isMuted(channel),
       status: key => {
         const m = presence.mutedUntil(key)
         return m ? { muted: { until: m.until, by: m.by } } : undefined

@@ -34,7 +34,6 @@ import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 import { PARTS } from './part-list'
-import { presencePart } from '../presence/part'
 import { stickersPart, voicePart } from './interim-parts'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
@@ -112,9 +111,9 @@ export class Runtime {
     return this.partSet.get(plugin)
   }
 
-  /** Whether the mind may not speak in `channel` now (SPEC §19: a ban, the owner's pause). */
+  /** Whether the mind may not speak in `channel` now: a part says so (SPEC §19: a ban, the owner's pause). */
   private muted(channel: string): boolean {
-    return this.part(presencePart)?.presence.isMuted(channel) ?? false
+    return this.parts.some(p => p.muted?.(channel))
   }
 
   private conversationSide(): ConversationSide {
