@@ -2,9 +2,11 @@
 // imports count: with tsPreCompilationDeps dependency-cruiser reads the TypeScript before `import
 // type` is erased.
 
+const { readdirSync } = require('node:fs')
+
 // The layers of src/, lowest first (docs/architecture.md). A folder imports only folders of the
 // layers before its own: never a higher one, never another folder of its layer.
-const LAYERS = [
+const NAMED_LAYERS = [
   ['util'],
   ['claims'],
   ['resources'],
@@ -16,7 +18,8 @@ const LAYERS = [
   ['history'],
   ['tools'],
   ['part'],
-  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice', 'initiative'],
+  ['people'],
+  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice', 'initiative', 'presence'],
   ['recall'],
   ['inbound'],
   ['history-pull'],
@@ -24,6 +27,13 @@ const LAYERS = [
   ['console-data'],
   ['koishi'],
 ]
+
+// A folder not named above is a part (its plugin in src/runtime/part-list.ts): it sits just below the
+// runtime, so a new capability is a folder and one line of the list, nothing more (issue 37).
+const PART_FOLDERS = readdirSync(`${__dirname}/src`, { withFileTypes: true })
+  .filter(e => e.isDirectory() && !NAMED_LAYERS.flat().includes(e.name)).map(e => e.name)
+const runtimeAt = NAMED_LAYERS.findIndex(layer => layer.includes('runtime'))
+const LAYERS = [...NAMED_LAYERS.slice(0, runtimeAt), ...PART_FOLDERS.length ? [PART_FOLDERS] : [], ...NAMED_LAYERS.slice(runtimeAt)]
 
 const any = folders => `^src/(${folders.join('|')})/`
 const layerRules = LAYERS.flatMap((layer, i) => layer.map(folder => {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Runtime } from '../src/runtime/runtime'
 import { benchRuntime, directFact, scriptedModel, sendCall, turn } from './runtime-setup'
 import { interleave, median, now, type Mode, type Row } from './measure'
+import { memoryPart } from '../src/memory/part'
 
 const FILES = 1000
 const HISTORY_TURNS = 30
@@ -45,27 +46,27 @@ export async function memorySection(mode: Mode): Promise<Row[]> {
   const requests = await interleave({
     withMemory: () => buildRequest(on, channel),
     without: () => buildRequest(off, channel),
-    section: () => on.memory.section(),
+    section: () => on.part(memoryPart)!.memory.section(),
     // once per turn: stat the folders and the pinned file for the owner's changes
-    turnCheck: () => on.memory.prepare(),
+    turnCheck: () => on.part(memoryPart)!.memory.prepare(),
   }, reps, 50)
   // a write changes one note: the next request renders the section again (the index is cached)
   const writes: number[] = []
   for (let i = 0; i < (mode.full ? 300 : 100); i++) {
     await on.resources.write(`local://memory/people/u${i}.md`, { append: `seen at ${i}\n` })
     const t = now()
-    on.memory.section()
+    on.part(memoryPart)!.memory.section()
     writes.push(now() - t)
   }
-  const stats = await on.memory.stats()
-  const sectionUnits = on.memory.section().length
+  const stats = await on.part(memoryPart)!.memory.stats()
+  const sectionUnits = on.part(memoryPart)!.memory.section().length
   await Promise.all([on.stop(), off.stop()])
   // the first build after a start: one walk of local/ and the first line of every note
   const cold: number[] = []
   for (let i = 0; i < (mode.full ? 10 : 5); i++) {
     const fresh = await benchRuntime({ dataDir: join(dir, 'on'), model: scriptedModel(() => []), profile: { memory: { maxFiles: FILES + 100 } } })
     const t = now()
-    await fresh.memory.prepare()
+    await fresh.part(memoryPart)!.memory.prepare()
     fresh.systemPrompt()
     cold.push(now() - t)
     await fresh.stop()

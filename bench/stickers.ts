@@ -10,9 +10,11 @@ import { join } from 'node:path'
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
 import type { Runtime } from '../src/runtime/runtime'
 import { stickerUrl } from '../src/stickers/scheme'
+import { stickersPart } from '../src/runtime/interim-parts'
 import { tinyPng } from '../tests/support/tiny-png'
 import { interleave, median, now, ROOT, type Mode, type Row } from './measure'
 import { benchRuntime, directFact, turn, usage } from './runtime-setup'
+import { recallPart } from '../src/recall/part'
 
 const OFFER = 24
 const TURNS = 3
@@ -71,7 +73,7 @@ export async function stickers(mode: Mode): Promise<Row[]> {
   const data: Data = JSON.parse(await readFile(join(ROOT, 'bench', 'sticker-labels.json'), 'utf8'))
   const on = await setUp(join(dir, 'on'), data, true)
   const off = await setUp(join(dir, 'off'), data, false)
-  const library = on.runtime.stickers!
+  const library = on.runtime.part(stickersPart)!.library
   const cold = now()
   await library.scan()
   const coldMs = now() - cold
@@ -93,7 +95,7 @@ export async function stickers(mode: Mode): Promise<Row[]> {
   const searchMs: number[] = []
   for (const q of data.queries) {
     const t = now()
-    const { hits } = await on.runtime.recall.search('private:u1', q.query, 10)
+    const { hits } = await on.runtime.part(recallPart)!.recall.search('private:u1', q.query, 10)
     searchMs.push(now() - t)
     const want = new Set(q.expect.map(stickerUrl))
     const rank = hits.findIndex(h => want.has(h.url))

@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { h } from 'koishi'
-import { configSchema } from '../src/config/schema'
+import { configSchema } from '../src/runtime/config-of-parts'
 import { typingDelay } from '../src/typing/delay'
 import { visibleText } from '../src/util/elements'
 import { seeded } from './data'

@@ -2,7 +2,7 @@
 import type { Context } from 'koishi'
 import zhCN from '../locales/zh-CN.yml'
 import enUS from '../locales/en-US.yml'
-import { configSchema } from './config/schema'
+import { configSchema } from './runtime/config-of-parts'
 import type { Config as KotodamaConfig } from './config/types'
 import { KotodamaService } from './koishi/service'
 import { registerCommands } from './koishi/commands'

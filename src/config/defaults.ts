@@ -1,4 +1,4 @@
-import type { CodemodeLimits, MemoryConfig, ModelPrice, RecallConfig, TimingConfig, ToolsConfig } from './types'
+import type { AttachmentConfig, CodemodeLimits, ModelPrice, ProfileConfig, TimingConfig, ToolsConfig, TypingConfig } from './types'
 
 export const DEFAULT_CODEMODE: CodemodeLimits = {
   timeoutMs: 30000,
@@ -7,15 +7,6 @@ export const DEFAULT_CODEMODE: CodemodeLimits = {
   maxToolInputBytes: 1048576,
   maxToolOutputBytes: 33554432,
   maxResultBytes: 33554432,
-}
-
-export const DEFAULT_MEMORY: Readonly<MemoryConfig> = {
-  enabled: true,
-  maxFileBytes: 1048576,
-  maxTotalBytes: 67108864,
-  maxFiles: 1000,
-  pinned: ['local://memory/core.md'],
-  index: true,
 }
 
 export const DEFAULT_TIMING: Readonly<TimingConfig> = {
@@ -31,8 +22,6 @@ export const DEFAULT_TIMING: Readonly<TimingConfig> = {
 export const DEFAULT_TRUST: Readonly<import('./types').TrustConfig> = { owners: [], tools: [] }
 
 export const DEFAULT_STALE_SECONDS = 600
-
-export const DEFAULT_RECALL: Readonly<RecallConfig> = { enabled: true, embeddingModel: '' }
 
 export const DEFAULT_TOOLS: Readonly<ToolsConfig> = { searchAbove: 30 }
 /** declarations longer than this together are found with tool_search too (SPEC §18) */
@@ -58,5 +47,13 @@ export const DEFAULT_INITIATIVE: Readonly<import('./types').InitiativeConfig> = 
 /** SPEC §22: the one day's zone ('' : the host's) */
 export const DEFAULT_BUDGETS: Readonly<import('./types').BudgetsConfig> = { timezone: '' }
 
-/** SPEC §21 "People" */
-export const DEFAULT_PEOPLE: Readonly<import('./types').PeopleConfig> = { enabled: true, noteChars: 400 }
+export const DEFAULT_TYPING: Readonly<TypingConfig> = { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000, jitter: 0.25 }
+
+export const DEFAULT_ATTACHMENT: Readonly<AttachmentConfig> = {
+  imageInput: false, visionModel: '', inboundLifetime: 'recent', recentTurns: 2,
+  maxImageCount: 4, maxImageBytes: 5242880, maxTotalImageBytes: 10485760, maxImageDimension: 8000,
+}
+
+export const DEFAULT_CONTEXT: Readonly<Required<ProfileConfig['context']>> = { maxMessages: 200, maxChars: 60000, trimTo: DEFAULT_TRIM_TO }
+
+export const DEFAULT_MAX_STEPS = 20

@@ -1,6 +1,7 @@
 // The checks of `initiative` (SPEC §21) that the Schema cannot express, and the parsing of
 // `activeHours` and `timezone` they share with the schedule (src/initiative/active-hours.ts).
 import { knownTimeZone } from '../util/day'
+import type { FieldCheck } from './section'
 
 /** An `activeHours` window: minutes of the local day; `end <= start` wraps midnight ('20:00-02:00'). */
 export interface HoursWindow {
@@ -23,19 +24,21 @@ export function parseActiveHours(text: unknown): HoursWindow | string {
   return { start, end }
 }
 
-type Check = (path: string, value: unknown) => string | undefined
 const number = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-const wholeAtLeast = (n: number): Check => (_, v) => Number.isInteger(v) && (v as number) >= n ? undefined : `must be a whole number >= ${n}`
+const wholeAtLeast = (n: number): FieldCheck => v => Number.isInteger(v) && (v as number) >= n ? undefined : `must be a whole number >= ${n}`
 
-export const INITIATIVE_CHECKS: [string, Check][] = [
-  ['enabled', (_, v) => typeof v === 'boolean' ? undefined : 'must be true or false'],
-  ['idleMinutes', (_, v) => number(v) && v > 0 ? undefined : 'must be a number of minutes > 0'],
-  ['backoff', (_, v) => number(v) && v >= 1 ? undefined : 'must be a number >= 1 (each unanswered idle wake waits this many times longer)'],
-  ['maxIdleMinutes', (_, v) => number(v) && v > 0 ? undefined : 'must be a number of minutes > 0'],
-  ['jitter', (_, v) => number(v) && v >= 0 && v < 1 ? undefined : 'must be a number from 0 to below 1'],
-  ['activeHours', (_, v) => { const w = parseActiveHours(v); return typeof w === 'string' ? w : undefined }],
-  ['timezone', (_, v) => typeof v !== 'string' ? 'must be an IANA time zone name or empty'
-    : knownTimeZone(v) ? undefined : `"${v}" is not a time zone this Node.js knows (an IANA name like Europe/Berlin, or empty for the host's)`],
-  ['perDay', wholeAtLeast(1)],
-  ['stopAfterUnanswered', wholeAtLeast(1)],
-]
+export const INITIATIVE_CHECKS: Readonly<Record<string, FieldCheck>> = {
+  enabled: v => typeof v === 'boolean' ? undefined : 'must be true or false',
+  idleMinutes: v => number(v) && v > 0 ? undefined : 'must be a number of minutes > 0',
+  backoff: v => number(v) && v >= 1 ? undefined : 'must be a number >= 1 (each unanswered idle wake waits this many times longer)',
+  maxIdleMinutes: v => number(v) && v > 0 ? undefined : 'must be a number of minutes > 0',
+  jitter: v => number(v) && v >= 0 && v < 1 ? undefined : 'must be a number from 0 to below 1',
+  activeHours: v => {
+    const w = parseActiveHours(v)
+    return typeof w === 'string' ? w : undefined
+  },
+  timezone: v => typeof v !== 'string' ? 'must be an IANA time zone name or empty'
+    : knownTimeZone(v) ? undefined : `"${v}" is not a time zone this Node.js knows (an IANA name like Europe/Berlin, or empty for the host's)`,
+  perDay: wholeAtLeast(1),
+  stopAfterUnanswered: wholeAtLeast(1),
+}

@@ -3,11 +3,10 @@
 import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
-  DEFAULT_CODEMODE, DEFAULT_MEMORY, DEFAULT_PEOPLE, DEFAULT_RECALL, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS, DEFAULT_VOICE,
-  DEFAULT_BUDGETS,
-  DEFAULT_INITIATIVE,
-  DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TRIM_TO,
+  DEFAULT_ATTACHMENT, DEFAULT_CODEMODE, DEFAULT_CONTEXT, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS,
+  DEFAULT_VOICE, DEFAULT_INITIATIVE, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TYPING, DEFAULT_BUDGETS,
 } from './defaults'
+import type { ConfigSection } from './section'
 
 const lifetime = Schema.union(['once', 'recent', 'retain'])
 
@@ -49,7 +48,8 @@ const claim = Schema.object({
   channels: Schema.array(Schema.string()).role('table').default([]),
 })
 
-const profile = Schema.object({
+/** A profile's form: the core fields, then each part's section under its key. */
+const profileOf = (sections: readonly ConfigSection<unknown>[]) => Schema.object({
   id: Schema.string().required(),
   persona: Schema.string().role('textarea').default(''),
   model: Schema.string().default('main'),
@@ -80,21 +80,21 @@ const profile = Schema.object({
     maxSelfWakes: Schema.number().default(DEFAULT_TIMING.maxSelfWakes!),
   }),
   typing: Schema.object({
-    baseDelay: Schema.number().default(500),
-    charPerSecond: Schema.number().default(5),
-    minDelay: Schema.number().default(800),
-    maxDelay: Schema.number().default(4000),
-    jitter: Schema.number().default(0.25),
+    baseDelay: Schema.number().default(DEFAULT_TYPING.baseDelay),
+    charPerSecond: Schema.number().default(DEFAULT_TYPING.charPerSecond),
+    minDelay: Schema.number().default(DEFAULT_TYPING.minDelay),
+    maxDelay: Schema.number().default(DEFAULT_TYPING.maxDelay),
+    jitter: Schema.number().default(DEFAULT_TYPING.jitter),
   }),
   attachment: Schema.object({
-    imageInput: Schema.boolean().default(false),
-    visionModel: Schema.string().default(''),
-    inboundLifetime: lifetime.default('recent'),
-    recentTurns: Schema.number().default(2),
-    maxImageCount: Schema.number().default(4),
-    maxImageBytes: Schema.number().default(5242880),
-    maxTotalImageBytes: Schema.number().default(10485760),
-    maxImageDimension: Schema.number().default(8000),
+    imageInput: Schema.boolean().default(DEFAULT_ATTACHMENT.imageInput),
+    visionModel: Schema.string().default(DEFAULT_ATTACHMENT.visionModel),
+    inboundLifetime: lifetime.default(DEFAULT_ATTACHMENT.inboundLifetime),
+    recentTurns: Schema.number().default(DEFAULT_ATTACHMENT.recentTurns),
+    maxImageCount: Schema.number().default(DEFAULT_ATTACHMENT.maxImageCount),
+    maxImageBytes: Schema.number().default(DEFAULT_ATTACHMENT.maxImageBytes),
+    maxTotalImageBytes: Schema.number().default(DEFAULT_ATTACHMENT.maxTotalImageBytes),
+    maxImageDimension: Schema.number().default(DEFAULT_ATTACHMENT.maxImageDimension),
   }),
   codemode: Schema.object({
     enabled: Schema.boolean().default(false),
@@ -108,20 +108,12 @@ const profile = Schema.object({
     allowPrivate: Schema.boolean().default(false),
   }),
   context: Schema.object({
-    maxMessages: Schema.number().default(200),
-    maxChars: Schema.number().default(60000),
-    trimTo: Schema.number().default(DEFAULT_TRIM_TO),
+    maxMessages: Schema.number().default(DEFAULT_CONTEXT.maxMessages),
+    maxChars: Schema.number().default(DEFAULT_CONTEXT.maxChars),
+    trimTo: Schema.number().default(DEFAULT_CONTEXT.trimTo),
   }),
-  maxSteps: Schema.number().default(20),
+  maxSteps: Schema.number().default(DEFAULT_MAX_STEPS),
   strayText: Schema.union(['remind', 'send', 'drop']).default('remind'),
-  memory: Schema.object({
-    enabled: Schema.boolean().default(true),
-    maxFileBytes: Schema.number().default(DEFAULT_MEMORY.maxFileBytes),
-    maxTotalBytes: Schema.number().default(DEFAULT_MEMORY.maxTotalBytes),
-    maxFiles: Schema.number().default(DEFAULT_MEMORY.maxFiles),
-    pinned: Schema.array(Schema.string()).role('table').default([...DEFAULT_MEMORY.pinned]),
-    index: Schema.boolean().default(true),
-  }),
   mcp: Schema.array(Schema.string()).role('table').default([]),
   stickers: Schema.object({
     enabled: Schema.boolean().default(DEFAULT_STICKERS.enabled),
@@ -154,14 +146,6 @@ const profile = Schema.object({
     perDay: Schema.number().default(DEFAULT_INITIATIVE.perDay),
     stopAfterUnanswered: Schema.number().default(DEFAULT_INITIATIVE.stopAfterUnanswered),
   }),
-  people: Schema.object({
-    enabled: Schema.boolean().default(DEFAULT_PEOPLE.enabled),
-    noteChars: Schema.number().default(DEFAULT_PEOPLE.noteChars),
-  }),
-  recall: Schema.object({
-    enabled: Schema.boolean().default(DEFAULT_RECALL.enabled),
-    embeddingModel: Schema.string().default(DEFAULT_RECALL.embeddingModel),
-  }),
   tools: Schema.object({
     searchAbove: Schema.number().default(DEFAULT_TOOLS.searchAbove),
   }),
@@ -171,6 +155,7 @@ const profile = Schema.object({
     pullMax: Schema.number().default(50),
     pullMaxAgeHours: Schema.number().default(24),
   }),
+  ...Object.fromEntries(sections.map(section => [section.key, section.schema()])),
 })
 
 const mcpServer = Schema.object({
@@ -184,12 +169,13 @@ const mcpServer = Schema.object({
   timeoutMs: Schema.number().default(60000),
 })
 
-export const configSchema: Schema<Partial<Config>, Config> = Schema.object({
+/** The plugin's form with the sections of its parts (the edge passes them: runtime/part-list.ts). */
+export const configSchemaOf = (sections: readonly ConfigSection<unknown>[]): Schema<Partial<Config>, Config> => Schema.object({
   dataDir: Schema.string().default('data/kotodama'),
   storage: Schema.union(['files', 'database']).default('files'),
   models: Schema.array(model).default([]),
   codemode: codemodeLimits,
-  profiles: Schema.array(profile).default([]),
+  profiles: Schema.array(profileOf(sections)).default([]),
   mcp: Schema.object({
     servers: Schema.array(mcpServer).default([]),
   }),

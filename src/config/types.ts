@@ -146,11 +146,8 @@ export interface ProfileConfig {
   context: { maxMessages: number; maxChars: number; trimTo?: number }
   maxSteps: number
   strayText: StrayTextPolicy
-  memory: MemoryConfig
   /** ids of MCP servers (Config.mcp.servers) whose tools this profile gets (SPEC §14) */
   mcp: string[]
-  /** search what was said (SPEC §17); absent: on, keyword ranking only */
-  recall?: RecallConfig
   /** many tools (SPEC §18); absent: DEFAULT_TOOLS */
   tools?: ToolsConfig
   /** messages said while the bot was away, fetched from the platform (SPEC §19); absent: DEFAULT_HISTORY */
@@ -161,8 +158,11 @@ export interface ProfileConfig {
   voice?: VoiceConfig
   /** idle wakes (SPEC §21); absent: DEFAULT_INITIATIVE (off) */
   initiative?: InitiativeConfig
-  /** notes of the people present, in each turn's opening note (SPEC §21); absent: DEFAULT_PEOPLE (on) */
-  people?: PeopleConfig
+  /**
+   * the sections the parts bring (memory, people, recall, …: each part's config.ts), checked when
+   * the config is read; a part reads its own as its scope's config
+   */
+  [section: string]: unknown
 }
 
 /** Idle wakes (SPEC §21, docs/initiative.md): a turn of a conversation gone quiet, bounded by hours, a day's count, silence. */
@@ -184,13 +184,6 @@ export interface InitiativeConfig {
   perDay: number
   /** then none until a human writes */
   stopAfterUnanswered: number
-}
-
-/** People (SPEC §21): a note per person, local://memory/people/<platform>/<userId>.md. */
-export interface PeopleConfig {
-  enabled: boolean
-  /** UTF-16 units of each present person's note shown to the mind */
-  noteChars: number
 }
 
 /** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */
@@ -216,29 +209,9 @@ export interface HistoryConfig {
   pullMaxAgeHours: number
 }
 
-export interface RecallConfig {
-  /** offer the search tool */
-  enabled: boolean
-  /** an OpenAI-compatible /v1/embeddings model id from `models`; '' keyword ranking only */
-  embeddingModel: string
-}
-
 export interface ToolsConfig {
   /** above this many offered tools (built-ins aside), they are found with tool_search instead of declared */
   searchAbove: number
-}
-
-/** A writable local:// (SPEC §13). Quotas are inclusive and count all of local/. */
-export interface MemoryConfig {
-  /** offer the write tool */
-  enabled: boolean
-  maxFileBytes: number
-  maxTotalBytes: number
-  maxFiles: number
-  /** local:// URLs shown in full in every request */
-  pinned: string[]
-  /** list local://memory/ in every request */
-  index: boolean
 }
 
 export type McpTransport = 'stdio' | 'http'

@@ -2,8 +2,8 @@
 // local://memory/people/<platform>/, its head bounded as in an opening, the private sections marked.
 import { join } from 'node:path'
 import { formatFileUrl } from '../resources/file-url'
-import { readNoteHead, type NoteHead } from '../memory/people-notes'
-import { PEOPLE_DIR } from '../memory/people-path'
+import { readNoteHead, type NoteHead } from '../people/people-notes'
+import { PEOPLE_DIR } from '../people/people-path'
 import { walkNotes } from '../memory/walk'
 import { fromSafeName } from '../util/safe-name'
 

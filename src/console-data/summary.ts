@@ -1,7 +1,6 @@
 // Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
 // own state: its loaded conversations, their entries and history files, its usage book (today and
 // the days before, SPEC §16).
-import { initiativeIn } from '../initiative/part'
 import { join } from 'node:path'
 import { walkNotes } from '../memory/walk'
 import type { ConversationLook, RuntimeLook } from './views'
@@ -56,8 +55,7 @@ async function conversationSummary(r: RuntimeLook, c: ConversationLook): Promise
     ...(fact?.channelName ? { name: fact.channelName } : {}),
     ...(fact && last?.kind === 'fact' ? { last: { at: fact.at, user: last.user.name, text: last.text.slice(0, 200) } } : {}),
     ...(c.wait ? { wait: { ...c.wait.declaration, armedAt: c.wait.armedAt, factsSeen: c.wait.factsSeen } } : {}),
-    ...mutedOf(r, c.key),
-    ...idleOf(r, c.key),
+    ...notesOf(r, c.key),
     usage: conversationUsage(c.entries, r.usage.priceOf),
   }
 }
@@ -68,12 +66,9 @@ export async function conversationTranscript(r: RuntimeLook, key: string): Promi
   return transcript({ key, entries: c.entries, busy: c.busy, live: c.live, limit: TRANSCRIPT_ENTRIES, priceOf: r.usage.priceOf })
 }
 
-function idleOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'idle'> {
-  const initiative = r.parts && initiativeIn(r.parts)
-  return initiative ? { idle: initiative.next(key) } : {}
-}
-
-function mutedOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'muted'> {
-  const m = r.presence.mutedUntil(key)
-  return m ? { muted: { until: m.until, by: m.by } } : {}
+/** What the parts tell of the conversation: its mute (SPEC §19), its next idle wake (§21). */
+function notesOf(r: RuntimeLook, key: string): Pick<ConversationSummary, 'muted' | 'idle'> {
+  const out: Pick<ConversationSummary, 'muted' | 'idle'> = {}
+  for (const p of r.parts ?? []) Object.assign(out, p.status?.(key))
+  return out
 }

@@ -23,8 +23,6 @@ export interface RuntimeLook {
   readonly usage: { days(): DayUsage[]; readonly priceOf: PriceOf }
   /** its loaded conversations */
   loaded(): Promise<ConversationLook[]>
-  /** its channels' mutes (SPEC §19) */
-  readonly presence: { mutedUntil(channel: string): { until: number; by: 'platform' | 'owner' } | undefined }
-  /** what it is composed of (the initiative part tells the next idle wake, SPEC §21) */
+  /** what it is made of: each part tells what it knows of a conversation (a mute, SPEC §19; the next idle wake, §21) */
   readonly parts?: readonly RuntimePart[]
 }

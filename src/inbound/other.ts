@@ -6,7 +6,7 @@
 import h from '@satorijs/element'
 import type { RenderChildren } from './kit'
 import { label } from './media'
-import { withoutUrls } from '../../util/without-urls'
+import { withoutUrls } from '../util/without-urls'
 
 /** Satori's standard elements and the attributes of each that the model may read */
 const STANDARD = new Map<string, readonly string[]>([

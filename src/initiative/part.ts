@@ -66,12 +66,20 @@ export class InitiativePart implements RuntimePart {
   private timerAt = Infinity
   private early: [string, readonly Entry[]][] | undefined = []
   private stopped = false
-  readonly loaded: Promise<void>
+  private loading?: Promise<void>
 
   constructor(private d: InitiativeDeps) {
     this.rules = rulesOf(d.config, d.dayZone)
     this.file = new KeyedFile({ path: join(d.home, INITIATIVE_FILE), field: 'idle', what: 'idle wakes', value: stateValue, logger: d.logger })
-    this.loaded = this.load()
+  }
+
+  /** Loads initiative.json and arms the timer: once the runtime holds its home, never when made. */
+  start(): Promise<void> {
+    return this.loaded
+  }
+
+  get loaded(): Promise<void> {
+    return this.loading ??= this.load()
   }
 
   private get states(): Map<string, IdleState> {
@@ -167,25 +175,18 @@ export class InitiativePart implements RuntimePart {
   }
 
   async written(): Promise<void> {
-    await this.loaded
+    await this.loading
     await this.file.idle()
   }
 
   async stop(): Promise<void> {
     this.stopped = true
     this.timer?.cancel()
-    await this.loaded
+    await this.loading
     await this.file.stop()
   }
-}
 
-/** The initiative part among a runtime's parts, if on. */
-export function initiativeIn(parts: readonly RuntimePart[]): InitiativePart | undefined {
-  return parts.find((p): p is InitiativePart => p instanceof InitiativePart)
-}
-
-/** Conversation statuses with their next idle wake, where the part is on. */
-export function annotateIdle<S extends { key: string }>(parts: readonly RuntimePart[], statuses: S[]): (S & { idle?: IdleNext })[] {
-  const part = initiativeIn(parts)
-  return part ? statuses.map(s => ({ ...s, idle: part.next(s.key) })) : statuses
+  status(key: string): { idle: IdleNext } {
+    return { idle: this.next(key) }
+  }
 }

@@ -12,6 +12,8 @@ import { MigrateRefused } from './service'
 import { formatTime } from '../history/render-facts'
 import { capabilitiesOf, type Capability } from './presence/capabilities'
 import { guardCommands, isOwner } from './command-owners'
+import { memoryPart } from '../memory/part'
+import { presencePart } from '../presence/part'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
@@ -31,8 +33,11 @@ export function registerCommands(ctx: Context) {
       const caps = capabilitiesOf(r.bot, r.profile)
       const feature = (f: Capability) => session.text(f.on ? '.feature-on' : '.feature-off', [session.text(`.feature.${f.name}`), f.why ?? ''])
       lines.push(session.text('.platform', [caps.label, caps.features.map(feature).join(', ')]))
-      const memory = await r.memory.stats().catch((): undefined => undefined)
-      if (memory) lines.push(session.text('.memory', [memory.files, memory.bytes, r.memory.config.maxFiles, r.memory.config.maxTotalBytes]))
+      const memory = r.part(memoryPart)?.memory
+      const stats = await memory?.stats().catch((): undefined => undefined)
+      // "1 file", "2 files": its own text where a language tells them apart
+      const text = stats?.files === 1 ? '.memory-one' : '.memory'
+      if (memory && stats) lines.push(session.text(text, [stats.files, stats.bytes, memory.config.maxFiles, memory.config.maxTotalBytes]))
       for (const c of convs) {
         const wait = (c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : '')
           + (c.muted ? session.text(`.muted-${c.muted.by}`, [formatTime(c.muted.until)]) : '')
@@ -83,7 +88,10 @@ export function registerCommands(ctx: Context) {
     if (!profile) return session.text('.unclaimed', [key])
     const runtime = await ctx.kotodama.runtime(profile, bot)
     const now = ctx.kotodama.clock.now()
-    const mute = await runtime.presence.mute(key, minutes ? now + minutes * 60_000 : 0, 'owner', now)
+    const presence = runtime.part(presencePart)?.presence
+    if (!presence) return session.text('.unclaimed', [key])
+    // cross mode: the pause holds in every channel of the conversation
+    const mute = await presence.mute(key, minutes ? now + minutes * 60_000 : 0, 'owner', now)
     if (!mute) return session.text('.resumed')
     const until = formatTime(mute.until)
     return session.text(mute.by === 'platform' ? '.banned' : '.paused', [until])

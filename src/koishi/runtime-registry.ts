@@ -64,7 +64,7 @@ export class RuntimeRegistry {
         this.runtimes.delete(key)
         this.watchers.forEach(w => w(r))
         // dispose waits for it too: nothing of this instance writes after its stop (issue 21)
-        const done = r.stop().finally(() => this.stopping.delete(done))
+        const done = this.stopOne(r).finally(() => this.stopping.delete(done))
         this.stopping.add(done)
         return done
       }).catch(() => {})
@@ -84,7 +84,13 @@ export class RuntimeRegistry {
   async stop(): Promise<void> {
     const all = [...this.runtimes.values()]
     this.runtimes.clear()
-    await Promise.all([...all.map(p => p.then(r => r.stop()).catch(() => {})), ...[...this.stopping].map(p => p.catch(() => {}))])
+    // a runtime that did not start was logged then; one that fails to stop is logged here
+    await Promise.all([...all.map(p => p.then(r => this.stopOne(r), () => {})), ...this.stopping])
+  }
+
+  /** Stops `r`; a failure is logged with its profile and bot, never thrown at the caller. */
+  private stopOne(r: Runtime): Promise<void> {
+    return r.stop().catch(e => this.log.error('profile %s on %s did not stop cleanly: %s', r.profile.id, r.bot, e?.message ?? e))
   }
 }
 

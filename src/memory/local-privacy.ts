@@ -9,10 +9,10 @@
 import { ResourceError } from '../resources/errors'
 import { hidden } from '../resources/scope'
 import type { ReadScope, WriteRequest } from '../resources/types'
-import { isPrivateNote, isPublicNote, partnerOf, PeopleGuard, personUrl } from './people-path'
+import { isPrivateNote, isPublicNote, partnerOf, PeopleGuard, personUrl } from '../people/people-path'
 import type { PrivateFiles } from './private-files'
 import type { WriteRules } from './write-local'
-import type { Writers } from './writers'
+import type { Writers } from '../people/writers'
 
 export class LocalPrivacy {
   readonly people: PeopleGuard

@@ -9,7 +9,7 @@
 //   the pinned files: a folder whose mtime changed is listed again (files the owner added, removed
 //   or saved), a pinned file that changed is read again. A request itself never touches the disk.
 import { realpathSync, statSync } from 'node:fs'
-import type { MemoryConfig } from '../config/types'
+import type { MemoryConfig } from './config'
 import { writeErrorResult } from '../resources/center'
 import { ResourceError } from '../resources/errors'
 import { resolveWritable } from '../resources/file-root'
@@ -22,7 +22,7 @@ import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import { LocalFiles, readHead } from './local-files'
 import type { LocalPrivacy } from './local-privacy'
-import { partnerOf } from './people-path'
+import { partnerOf } from '../people/people-path'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
 import { LRUCache } from 'lru-cache'

@@ -2,7 +2,7 @@
 // local/ with the owner's files. A write that grows nothing is never refused, so a folder the
 // owner filled past a quota can still be tidied (edits that shrink, removals, renames).
 import { ResourceError } from '../resources/errors'
-import type { MemoryConfig } from '../config/types'
+import type { MemoryConfig } from './config'
 
 export interface QuotaChange {
   url: string

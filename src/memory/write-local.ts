@@ -10,7 +10,7 @@
 //   adds bytes after the old ones, whatever they are.
 import { existsSync, readFileSync, renameSync, mkdirSync, rmSync, statSync, unlinkSync, type Stats } from 'node:fs'
 import { dirname } from 'node:path'
-import type { MemoryConfig } from '../config/types'
+import type { MemoryConfig } from './config'
 import { ResourceError } from '../resources/errors'
 import { resolveWritable, type WritablePath } from '../resources/file-root'
 import { formatFileUrl, parseFileUrl, schemeOf, type FileUrl } from '../resources/file-url'

@@ -2,7 +2,7 @@
 // section and how it is made from a narrow scope. The runtime makes every part of the list in
 // src/runtime/part-list.ts with `create` (no I/O there), starts them once it holds its home, and
 // stops them before its conversations; nothing else names a part.
-import type Schema from 'schemastery'
+import type { ConfigSection } from '../config/section'
 import type { Entry } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
@@ -13,23 +13,10 @@ import type { Logger } from '../util/logger'
 import type { PartPlatform } from './platform'
 import type { RuntimePart } from './runtime-part'
 
-/** A check of one field: why the value is bad, or undefined. */
-export type FieldCheck = (value: unknown) => string | undefined
+export type { FieldCheck, SectionContext } from '../config/section'
 
-/**
- * A part's section of a profile (`profiles[].<key>`). One checking style: a bad field is reported
- * with its path and replaced by its default; the profile still starts.
- */
-export interface PartSection<C> {
-  /** the profile's field, e.g. 'stickers' */
-  readonly key: string
-  /** the section when the profile has none, and each field's fallback */
-  readonly default: C
-  /** the console form of the section, with its zh-CN and en-US texts (`.i18n`) */
-  schema(): Schema<any, C>
-  /** dotted paths inside the section → their checks */
-  readonly checks?: Readonly<Record<string, FieldCheck>>
-}
+/** A part's section of a profile: declared in config/section.ts, below the parts. */
+export type PartSection<C> = ConfigSection<C>
 
 /** A turn a part asks for (an idle wake, a reminder): the attention policies decide when, as for a wait. */
 export interface PartTurnRequest {
@@ -69,9 +56,14 @@ export interface PartScope<C> {
   append(conversation: string, entries: Entry[]): Promise<void>
   /** asks for a turn of `channel`'s conversation; PartStopped after stop */
   request(channel: string, req: PartTurnRequest): Promise<void>
+  /** the conversation `channel` belongs to (cross mode: one for every channel) */
+  conversationOf(channel: string): string
   /** whether the mind may not speak in `channel` now (muted, paused: SPEC §19) */
   muted(channel: string): boolean
-  /** a part listed before this one, made for this runtime; undefined when it is off */
+  /**
+   * the part `plugin` made for this runtime; undefined when it is off. In `create` only the parts
+   * listed before this one are made; a later one is looked up when it is used (start, a hook)
+   */
   part<P>(plugin: PartPlugin<any, P>): P | undefined
   /** every part of the runtime, this one's later siblings included (read at call time, not in `create`) */
   parts(): readonly RuntimePart[]

@@ -31,6 +31,12 @@ export interface Searchable {
   docs: readonly SearchableDoc[]
 }
 
+/** What a part tells of a conversation in kotodama.status and the console: a pause or ban (SPEC §19), the next idle wake (§21). */
+export interface ConversationNotes {
+  muted?: { until: number; by: 'platform' | 'owner' }
+  idle?: { at: number } | { none: string; why?: string; n?: number }
+}
+
 export interface RuntimePart {
   /** for the log */
   readonly name: string
@@ -56,6 +62,10 @@ export interface RuntimePart {
   opening?(conversation: string): string | undefined | Promise<string | undefined>
   /** a conversation appended entries (as they are appended: keep this cheap, defer the work) */
   appended?(conversation: string, entries: readonly Entry[]): void
+  /** whether the mind may not speak in `channel` now (a ban, the owner's pause: SPEC §19); answered from memory */
+  muted?(channel: string): boolean
+  /** what it tells of conversation `key` (status, the console); answered from memory */
+  status?(conversation: string): ConversationNotes | undefined
   /** resolves when what it was handed so far is done with (Runtime.written: tests, benchmarks) */
   written?(): Promise<void>
   /** a conversation was unloaded from memory (the loaded budget, a reset): free what is kept for it */

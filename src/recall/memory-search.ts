@@ -11,7 +11,7 @@ import { rank } from './rank'
 import { formatFileUrl } from '../resources/file-url'
 import { looksBinary } from '../resources/text'
 import { walkNotes, type NoteFile } from '../memory/walk'
-import { isPrivateNote } from '../memory/people-path'
+import { isPrivateNote } from '../people/people-path'
 
 /** notes longer than this are not searched (memory's default quota per file is 1 MiB) */
 const MAX_NOTE_BYTES = 1 << 20

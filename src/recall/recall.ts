@@ -6,8 +6,7 @@
 // stops, recall neither opens an index nor writes a file.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_RECALL } from '../config/defaults'
-import type { RecallConfig } from '../config/types'
+import { DEFAULT_RECALL, type RecallConfig } from './config'
 import type { HistorySide } from '../history/sides'
 import type { Entry } from '../history/entries'
 import type { RuntimeView } from '../tools/types'
@@ -39,6 +38,8 @@ const QUIET: Logger = { debug() {}, info() {}, warn() {}, error() {} }
 const CATCH_UP = 2000
 
 export interface RecallDeps {
+  /** the profile's recall section; absent: DEFAULT_RECALL */
+  config?: RecallConfig
   /** the runtime's history; recall reads it with a logger of its own (the store already warns about bad lines) */
   history(logger: Logger): HistorySide
   clock: Clock
@@ -68,7 +69,7 @@ export class Recall implements RecallParts {
   private offered = new PartSearch()
 
   constructor(readonly view: RuntimeView, private deps: RecallDeps) {
-    this.config = view.profile.recall ?? DEFAULT_RECALL
+    this.config = deps.config ?? DEFAULT_RECALL
     this.self = { bot: view.bot, name: deps.botName }
     this.memory = new MemorySearch(join(view.home, 'local'))
     this.pending = new PendingAdds(deps.clock, (key, entries) => this.addNow(key, entries))

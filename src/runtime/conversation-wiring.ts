@@ -26,7 +26,8 @@ import { toolCatalog } from './tool-catalog'
 import { chatOf } from '../contract/turn-scope'
 import { createToolHost, type HostSide } from './tool-host'
 import { stickerPort } from './sticker-port'
-import type { SendPorts } from './runtime-parts'
+import type { PortShelf } from './sticker-port'
+import type { VoicePort } from '../tools/types'
 import type { CodemodeLimits } from '../config/types'
 import type { TurnChat } from '../contract/tool'
 
@@ -52,8 +53,8 @@ export interface ConversationSide {
   calls: ModelCalls
   waits: WaitIndex
   parts: readonly RuntimePart[]
-  /** what send_message may use of the parts (stickers, voice) */
-  send: SendPorts
+  /** what send_message may use of the parts: `<sticker name>` (SPEC §19), `<voice>` (§20); each absent when its part is off */
+  send: { stickers?: PortShelf; voice?: VoicePort }
   history(): HistorySide
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */

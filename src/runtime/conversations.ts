@@ -24,7 +24,13 @@ export class Conversations {
   /** messages and wake-ups on their way into a conversation (it must not be unloaded under them) */
   private arriving = new Map<string, number>()
 
-  constructor(private o: { make(key: string): Conversation; logger: Logger; loaded?: LoadedConversations }) {}
+  constructor(private o: {
+    make(key: string): Conversation
+    logger: Logger
+    loaded?: LoadedConversations
+    /** a conversation left memory under the loaded budget: what is kept for it elsewhere goes too */
+    unloaded?(key: string): void
+  }) {}
 
   get(key: string): Promise<Conversation> {
     let p = this.loading.get(key)
@@ -46,6 +52,7 @@ export class Conversations {
         if (this.loading.get(key) !== p) return
         this.loading.delete(key)
         this.residents.delete(key)
+        this.o.unloaded?.(key)
         const done = conv.stop().catch(e => this.o.logger.warn('conversation %s could not be unloaded cleanly: %s', key, e?.message ?? e))
         this.unloading.set(key, done)
         done.finally(() => { if (this.unloading.get(key) === done) this.unloading.delete(key) })

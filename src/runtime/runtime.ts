@@ -4,10 +4,10 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Fact } from '../history/entries'
 import { historySide, type HistorySide } from '../history/sides'
-import type { Memory } from '../memory/memory'
 import { ModelCalls } from '../model/calls'
+import { PartSet } from '../part/part-set'
+import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
-import type { Recall } from '../recall'
 import { ResourceCenter } from '../resources/center'
 import { builtinSchemes } from '../resources/schemes'
 import { ArtifactStore } from '../resources/schemes/artifact-store'
@@ -31,8 +31,8 @@ import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
-import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
-import { RuntimePresence } from './presence'
+import { PARTS } from './part-list'
+import { stickersPart, voicePart } from './interim-parts'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
 import { conversationKey } from '../claims/channel-key'
@@ -44,11 +44,8 @@ export class Runtime {
   readonly resources: ResourceCenter
   readonly assets: AssetStore
   readonly artifacts: ArtifactStore
-  readonly memory: Memory  // local:// as the mind's memory: its writer, quotas and the memory section (SPEC §13)
-  readonly recall: Recall  // what was said, searched: the search tool and history:// (SPEC §17)
-  readonly stickers?: RuntimeParts['stickers']  // the sticker library (SPEC §19), when stickers.enabled
-  readonly voice?: RuntimeParts['voice']  // hearing and speaking (SPEC §20), when voice.stt or voice.tts is set
-  readonly parts: readonly RuntimePart[]  // the capabilities this runtime is composed of, in prompt order
+  /** the capabilities this runtime is made of (part-list.ts), in prompt order */
+  readonly parts: readonly RuntimePart[]
   /** What tools, schemes and other plugins see of this runtime. */
   readonly view: RuntimeView
   /** requests, tokens and errors per model, since start and today */
@@ -58,10 +55,9 @@ export class Runtime {
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   readonly channels = new ChannelMemory()
-  /** recalls, bans and pauses of its channels (SPEC §19) */
-  readonly presence: RuntimePresence
   readonly pulled = new PulledFacts(this, (key, fn) => this.conversations.using(key, fn), () => this.stopped)  // stored without waking (SPEC §19)
   private conversations: Conversations
+  private partSet: PartSet
   private extensions: ExtensionSync
   private stopped = false
   private releaseHome?: () => void
@@ -92,28 +88,44 @@ export class Runtime {
     })
     this.registered = registeredTools(this.view, o.extensions)
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
-    const using = <T>(ch: string, fn: (c: Conversation) => T | Promise<T>) => this.conversations.using(this.conversationKey(ch), fn)
-    this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
-    const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
-      history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform, muted: ch => this.presence.isMuted(ch),
-      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req) })
-    ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
-    const side = this.conversationSide(parts.send)
-    this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
+    this.partSet = new PartSet(PARTS, {
+      view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, platform: o.platform, botName: o.botName,
+      history: l => this.history(l), muted: ch => this.muted(ch), conversationOf: ch => this.conversationKey(ch),
+      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)),
+      request: (ch, req) => this.requestTurn(ch, req),
+    })
+    this.parts = this.partSet.all
+    const side = this.conversationSide()
+    this.conversations = new Conversations({
+      make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded, unloaded: key => this.partSet.unloaded(key),
+    })
   }
 
   get profile() { return this.options.profile }
   get bot() { return this.options.bot }
   get logger() { return this.options.logger }
 
-  private conversationSide(send: RuntimeParts['send']): ConversationSide {
+  /** The part `plugin` made for this runtime (part-list.ts); undefined when its profile turns it off. */
+  part<P>(plugin: PartPlugin<any, P>): P | undefined {
+    return this.partSet.get(plugin)
+  }
+
+  /** Whether the mind may not speak in `channel` now: a part says so (SPEC §19: a ban, the owner's pause). */
+  private muted(channel: string): boolean {
+    return this.parts.some(p => p.muted?.(channel))
+  }
+
+  private conversationSide(): ConversationSide {
+    const stickers = this.part(stickersPart)?.library
+    const voice = this.part(voicePart)?.port
+    const send = { ...stickers ? { stickers } : {}, ...voice ? { voice } : {} }
     const o = this.options
     const judge = o.profile.wake.judge
     return {
       view: this.view, clock: o.clock, platform: o.platform, random: () => o.random(), redact: o.redact ?? new Redactor([]),
       models: o.models, calls: this.calls, extensions: o.extensions, limits: o.limits, sandbox: o.sandbox, vision: o.vision,
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
-      channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
+      channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.muted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
       systemPrompt: (key, chat) => this.systemPrompt(key, chat), send,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
@@ -131,12 +143,16 @@ export class Runtime {
     if (this.stopped) return this.releaseHome()
     try {
       await Promise.all(['local', 'artifacts', 'assets', 'conversations'].map(d => mkdir(join(this.home, d), { recursive: true })))
-      const own = builtinSchemes({ assets: this.assets, artifacts: this.artifacts, ...this.memory.schemeDeps() })
+      const own = builtinSchemes({ assets: this.assets, artifacts: this.artifacts })
       for (const handler of [...own, ...this.parts.flatMap(p => p.schemes?.() ?? [])]) this.resources.register(handler)
       this.extensions.schemes()
       await this.usage.load()
-      await Promise.all([this.waits.load(), this.presence.load()])
+      await this.waits.load()
+      // parts read their files only now: a reload's old instance has stopped writing them
+      await this.partSet.start()
     } catch (e) {
+      // no part of a runtime that did not start keeps a timer or a file
+      await this.partSet.stop()
       this.releaseHome()
       throw e
     }
@@ -223,19 +239,19 @@ export class Runtime {
   }
 
   async status(): Promise<ConversationStatus[]> {
-    return annotateIdle(this.parts, this.presence.annotate(await this.conversations.status()))
+    return (await this.conversations.status()).map(s => ({ ...s, ...this.partSet.notes(s.key) }))
   }
 
   /** Resolves when every conversation's history written so far is on disk, and the parts are done with it. */
   async written(): Promise<void> {
-    await Promise.all([this.conversations.written(), ...this.parts.map(p => p.written?.())])
+    await Promise.all([this.conversations.written(), this.partSet.written()])
   }
 
   async reset(channel: string): Promise<string | undefined> {
     const key = this.conversationKey(channel)
     return this.conversations.using(key, async conv => {
       const aside = await conv.reset()
-      for (const p of this.parts) await p.reset?.(key)
+      await this.partSet.reset(key)
       return aside
     })
   }
@@ -244,10 +260,11 @@ export class Runtime {
     this.stopped = true
     // conversations being restored are loaded before the others stop
     await this.restoring
+    // parts first: their ports refuse from now on, so an idle wake or a transcript loads no conversation after this
+    await this.partSet.stop()
     await this.conversations.stop()
     await this.usage.stop()
-    await Promise.all([this.waits.stop(), this.presence.stop()])
-    await stopParts(this.parts, this.logger, this.profile.id)
+    await this.waits.stop()
     this.extensions.dispose()
     this.resources.dispose()
     this.releaseHome?.()

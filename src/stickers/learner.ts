@@ -109,7 +109,11 @@ export class Learner {
       path: join(o.home, LEARN_FILE), field: 'rejected', what: 'stickers not learned', logger: o.logger,
       value: v => typeof v === 'number' && Number.isFinite(v) ? v : undefined,
     })
-    void this.rejected.load().then(why => why && o.logger.warn('stickers: %s %s', this.rejected.path, why))
+  }
+
+  /** Reads the stickers not learned, once the runtime holds its home. */
+  start(): void {
+    void this.rejected.load().then(why => why && this.o.logger.warn('stickers: %s %s', this.rejected.path, why))
   }
 
   /** A conversation appended entries: the images of people's group messages are queued, nothing more. */

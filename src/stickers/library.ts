@@ -16,12 +16,13 @@ import { SerialQueue } from '../util/serial-queue'
 import { catalogOf, EMPTY_CATALOG, type Catalog } from './catalog'
 import { labelText, type Label } from './label'
 import { StateBook, STATE_FILE, type StickerSource, type StickerState } from './state-book'
-import { IMAGE_TYPES, MAX_STICKER_BYTES, STICKER_NAME } from './sticker-files'
+import { MAX_STICKER_BYTES, STICKER_NAME } from './sticker-files'
 import { ReportOnce, StickerFolder } from './sticker-folder'
 import type { Sticker, StickerShelf } from './types'
 import { IMAGE_EXTENSIONS, IMAGE_TYPES } from '../resources/image-types'
 
-export { IMAGE_EXTENSIONS, MAX_STICKER_BYTES } from './sticker-files'
+export { MAX_STICKER_BYTES } from './sticker-files'
+export { IMAGE_EXTENSIONS }
 export { MAX_STICKERS } from './sticker-folder'
 
 /** the folder is looked at no more often than this (a busy bot starts many turns a second) */

@@ -2,7 +2,7 @@
 // prompt's [stickers] line and section (changing only when the library does, SPEC §16), the
 // stickers search finds by their labels, sticker:// for read, and the labeller in the background.
 import { isAbsolute, join, resolve } from 'node:path'
-import { DEFAULT_RECALL, DEFAULT_STICKERS } from '../config/defaults'
+import { DEFAULT_STICKERS } from '../config/defaults'
 import type { StickersConfig } from '../config/types'
 import type { Entry } from '../history/entries'
 import type { CallPort } from '../model/calls'
@@ -33,10 +33,9 @@ export function stickersOf(view: RuntimeView, d: { clock: Clock; calls: CallPort
   const library = new StickerLibrary({ dir: stickersDir(config, view.home), logger: view.logger, clock: d.clock })
   const vision = view.profile.attachment.visionModel
   const labeller = vision ? new Labeller({ library, model: vision, calls: d.calls, clock: d.clock, logger: view.logger }) : undefined
-  // the first look at once, reading only: an inbound sticker is recognised before any turn
-  void library.scan()
   const learner = learnerOf(view, library, d)
-  return { library, labeller, part: stickersPart(library, config, { search: (view.profile.recall ?? DEFAULT_RECALL).enabled, labeller, learner }) }
+  const search = (view.profile.recall as { enabled?: boolean } | undefined)?.enabled !== false
+  return { library, labeller, part: stickersPart(library, config, { search, labeller, learner }) }
 }
 
 export function stickersPart(library: StickerLibrary, config: StickersConfig, o: { search: boolean; labeller?: Labeller; learner?: Learner }): RuntimePart {
@@ -44,6 +43,11 @@ export function stickersPart(library: StickerLibrary, config: StickersConfig, o:
   let docs: { version: number; searchable: Searchable } | undefined
   return {
     name: 'stickers',
+    // the first look once the runtime holds its home, reading only: an inbound sticker is recognised from the first message
+    async start() {
+      o.learner?.start()
+      await library.scan()
+    },
     schemes: () => [stickerScheme(library)],
     prompt() {
       if (section.version !== library.version) {

@@ -4,11 +4,10 @@
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
+import { IMAGE_EXTENSIONS, IMAGE_TYPES } from '../resources/image-types'
 import { sniffMediaType } from '../resources/media-type'
 import { parseLabel, type Label } from './label'
 
-export const IMAGE_EXTENSIONS = new Set(['.png', '.gif', '.jpg', '.jpeg', '.webp'])
-export const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
 /** larger images are left out (a 30 MB GIF is no sticker, and the platforms refuse it) */
 export const MAX_STICKER_BYTES = 10 << 20
 /** label files past this are not read */

@@ -4,10 +4,11 @@
 // log line (`report`), keyed by its size and mtime so a changed file is looked at again.
 import { readdir, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
+import { IMAGE_EXTENSIONS } from '../resources/image-types'
 import { BoundedSet } from '../util/bounded-set'
 import { Limiter } from '../util/limiter'
 import type { Logger } from '../util/logger'
-import { IMAGE_EXTENSIONS, readImageFile, readLabelFile, type ImageFile, type LabelFile } from './sticker-files'
+import { readImageFile, readLabelFile, type ImageFile, type LabelFile } from './sticker-files'
 
 /** images in a library at most (the first by name); the rest are left out with one log line */
 export const MAX_STICKERS = 5000

@@ -47,8 +47,8 @@ function requestOf(input: WriteInput): WriteRequest {
   return { moveTo: input.moveTo!.trim() }
 }
 
-export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
-  const m = runtime.profile.memory
+/** `m`: memory's quotas (SPEC §13), named in the description. */
+export function writeTool(runtime: RuntimeView, m: { maxFileBytes: number; maxTotalBytes: number; maxFiles: number }): Tool<WriteInput, WriteResult> {
   return {
     description: prose(DESCRIPTION, {}, { maxFileBytes: m.maxFileBytes, maxTotalBytes: m.maxTotalBytes, maxFiles: m.maxFiles }),
     inputSchema: inputSchema as unknown as z.ZodType<WriteInput>,

@@ -15,6 +15,7 @@ import { startDemo, type Demo } from '../../scripts/demo'
 import { freePort } from '../support/free-port'
 import { stdioServerConfig } from '../support/mcp-http-server'
 import { runtimeHome } from '../../src/runtime/runtime'
+import { presencePart } from '../../src/presence/part'
 
 
 /** A solid-colour PNG of w×h pixels. */
@@ -204,7 +205,7 @@ describe('console page in a real browser', function () {
       // SPEC §19: the runtime's capability line, and a paused conversation's badge (the pause kotodama.pause makes)
       const photos = (await demo.app.kotodama.list()).find(r => r.bot === 'sandbox:photos:koishi')!
       const now = Date.now()
-      await photos.presence.mute('private:bob', now + 30 * 60_000, 'owner', now)
+      await photos.part(presencePart)!.presence.mute('private:bob', now + 30 * 60_000, 'owner', now)
       const badge = page.locator('.kd-conversation').filter({ hasText: 'private:bob' }).locator('.kd-muted-until')
       await badge.waitFor()
       expect(await badge.innerText()).to.match(/^paused until /)
@@ -212,7 +213,7 @@ describe('console page in a real browser', function () {
       expect(line).to.include("Koishi's sandbox").and.include('✓ proactive messages').and.include('✗ history pull')
       expect(await runtime.locator('.kd-feature.off').first().getAttribute('title')).to.equal('sandbox: no history to pull')
       await shot('8b-kotodama-paused')
-      await photos.presence.mute('private:bob', 0, 'owner', Date.now())
+      await photos.part(presencePart)!.presence.mute('private:bob', 0, 'owner', Date.now())
     } finally {
       ws.terminate()
     }

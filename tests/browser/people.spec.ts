@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SHOTS, demoInBrowser, language } from '../support/browser-page'
-import { personRel } from '../../src/memory/people-path'
+import { personRel } from '../../src/people/people-path'
 import { platformOf } from '../../src/claims/bot-id'
 import { runtimeHome } from '../../src/runtime/runtime'
 

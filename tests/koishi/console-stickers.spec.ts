@@ -13,6 +13,7 @@ import { Harness, call } from '../support/harness'
 import { tinyPng } from '../support/tiny-png'
 import { captureListeners } from '../support/console-listeners'
 import { createHash } from 'node:crypto'
+import { stickersPart } from '../src/runtime/interim-parts'
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
@@ -40,10 +41,10 @@ describe('console: the sticker view', function () {
     await put(dir, 'cat-happy', 2, { description: 'A cat grinning.', tags: ['happy', '开心'] })
     await put(dir, 'learned-0a1b2c3d', 3, { description: 'A frog.', tags: ['ok'] })
     const runtime = await h.app.kotodama.runtime(h.app.kotodama.profiles[0], BOT)
-    await runtime.stickers!.scan()
-    const frog = runtime.stickers!.named('learned-0a1b2c3d')!
-    runtime.stickers!.state.set(frog.sha256, { name: frog.name, state: 'waiting', source: { kind: 'learned', channel: 'group:555', user: 'u7', at: 1000 } })
-    await runtime.stickers!.idle()
+    await runtime.part(stickersPart)!.library.scan()
+    const frog = runtime.part(stickersPart)!.library.named('learned-0a1b2c3d')!
+    runtime.part(stickersPart)!.library.state.set(frog.sha256, { name: frog.name, state: 'waiting', source: { kind: 'learned', channel: 'group:555', user: 'u7', at: 1000 } })
+    await runtime.part(stickersPart)!.library.idle()
     const { got, send } = listeners(h)
     expect([...got.values()].every(l => l.authority === 4)).to.equal(true)
 
@@ -57,7 +58,7 @@ describe('console: the sticker view', function () {
 
     // approve: the runtime's own library offers it at once
     expect(await send('kotodama/sticker-state', 'neko', BOT, 'learned-0a1b2c3d', 'approved')).to.equal(true)
-    expect(runtime.stickers!.byName('learned-0a1b2c3d')).to.include({ state: 'approved' })
+    expect(runtime.part(stickersPart)!.library.byName('learned-0a1b2c3d')).to.include({ state: 'approved' })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice').receive('hello')
     await h.server.waitForRequests(1)
@@ -65,7 +66,7 @@ describe('console: the sticker view', function () {
     expect(JSON.stringify(h.server.requests[0].body)).to.contain('learned-0a1b2c3d — A frog.')
     // ban: neither offered nor sendable, and so on disk
     expect(await send('kotodama/sticker-state', 'neko', BOT, 'cat-happy', 'banned')).to.equal(true)
-    expect(runtime.stickers!.byName('cat-happy')).to.equal(undefined)
+    expect(runtime.part(stickersPart)!.library.byName('cat-happy')).to.equal(undefined)
     expect(JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')).stickers[sha(tinyPng(2))]).to.include({ state: 'banned' })
     expect(await send('kotodama/sticker-state', 'neko', BOT, 'cat-happy', 'deleted')).to.equal(false)
     expect(await send('kotodama/sticker-state', 'neko', BOT, 'nobody', 'approved')).to.equal(false)
@@ -73,7 +74,7 @@ describe('console: the sticker view', function () {
     // label edit: the label file written; tags as a comma list too
     expect(await send('kotodama/sticker-label', 'neko', BOT, 'learned-0a1b2c3d', { description: ' A green frog, thumbs up. ', tags: 'ok, 好的，thumbs up' })).to.equal(true)
     expect(JSON.parse(await readFile(join(dir, 'learned-0a1b2c3d.json'), 'utf8'))).to.deep.equal({ description: 'A green frog, thumbs up.', tags: ['ok', '好的', 'thumbs up'] })
-    expect(runtime.stickers!.named('learned-0a1b2c3d')).to.include({ description: 'A green frog, thumbs up.' })
+    expect(runtime.part(stickersPart)!.library.named('learned-0a1b2c3d')).to.include({ description: 'A green frog, thumbs up.' })
     expect(await send('kotodama/sticker-label', 'neko', BOT, 'learned-0a1b2c3d', { description: 42 })).to.equal(false)
     expect(await send('kotodama/sticker-label', 'neko', BOT, 'learned-0a1b2c3d', null)).to.equal(false)
 

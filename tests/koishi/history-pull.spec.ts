@@ -5,9 +5,9 @@
 // fake's history without posting it, as one said while the bot was down.
 import { expect } from 'chai'
 import { Universal } from 'koishi'
-import { configSchema } from '../../src/config/schema'
+import { configSchema } from '../../src/runtime/config-of-parts'
 import { DEFAULT_HISTORY } from '../../src/config/defaults'
-import { checkConfig } from '../../src/config/validate'
+import { checkConfig } from '../../src/runtime/config-of-parts'
 import type { Entry, Fact } from '../../src/history/entries'
 import { EntryTail } from '../../src/runtime/entry-tail'
 import { seg } from '../support/fakes/onebot'

@@ -80,7 +80,7 @@ describe('history, configuration and the service', function () {
     expect((await h.app.kotodama.list()).map(r => r.profile.id)).to.deep.equal(['good'])
   })
 
-  it('bad mcp and memory values are reported with their paths: a bad server or an unknown one is left out, a bad pinned URL or quota stops its profile', async () => {
+  it('bad mcp and memory values are reported with their paths: a bad server or an unknown one is left out, a bad pinned URL or quota falls back to its default', async () => {
     const server = (id: any) => ({ id, transport: 'stdio', command: '/nonexistent/mcp', args: [] as string[], env: {}, url: '', headers: {}, timeoutMs: 1000 })
     h = await Harness.start({
       mcp: { servers: [server(''), server('a/b'), server(' pad'), server('Dup'), server('dup'), { ...server('web'), transport: 'http', url: 'ftp://x' }] },
@@ -97,16 +97,21 @@ describe('history, configuration and the service', function () {
     has(/^config mcp\.servers\[2\]\.id must not start or end with a space/)
     has(/^config mcp\.servers\[4\]\.id duplicates the id of an earlier server/)
     has(/^config mcp\.servers\[5\]\.url must be an http/)
+    // one checking style (issue 37): each bad entry is named, the field falls back to its default, the profile starts
+    const pins = w.find(l => l.startsWith('profile "pins": config profiles[0].memory.pinned '))
+    expect(pins, w.join('\n')).to.not.equal(undefined)
     for (const [i, why] of [[0, 'must be a local:// file URL'], [1, 'names a folder'], [2, 'must be a plain file URL'], [3, 'must be a plain file URL'], [4, 'is not a valid URL']] as const) {
-      has(new RegExp(`^profile "pins" does not start: config profiles\\[0\\]\\.memory\\.pinned\\[${i}\\] ${why}`))
+      expect(pins).to.match(new RegExp(`\\[${i}\\] "[^"]*" ${why}`))
     }
-    has(/^profile "quota" does not start: config profiles\[1\]\.memory\.maxFiles must be a whole number >= 0/)
-    has(/^profile "quota" does not start: config profiles\[1\]\.memory\.maxFileBytes must be a whole number >= 0/)
+    expect(pins).to.match(/; using the default \["local:\/\/memory\/core\.md"\]$/)
+    has(/^profile "quota": config profiles\[1\]\.memory\.maxFiles must be a whole number >= 0; using the default 1000/)
+    has(/^profile "quota": config profiles\[1\]\.memory\.maxFileBytes must be a whole number >= 0; using the default 1048576/)
     // a server left out of a profile does not stop it, and the line does not say it does
     has(/^profile "good": config profiles\[2\]\.mcp\[0\] names unknown or invalid MCP server "ghost"; it is left out/)
-    expect(w.filter(l => l.startsWith('profile "good" does not start'))).to.deep.equal([])
-    expect(h.app.kotodama.profiles.map(p => p.id)).to.deep.equal(['good'])
-    expect(h.app.kotodama.profiles[0].mcp).to.deep.equal(['Dup'])
+    expect(w.filter(l => / does not start/.test(l))).to.deep.equal([])
+    expect(h.app.kotodama.profiles.map(p => p.id)).to.deep.equal(['pins', 'quota', 'good'])
+    expect(h.app.kotodama.profiles[1].memory).to.deep.include({ maxFiles: 1000, maxFileBytes: 1048576 })
+    expect(h.app.kotodama.profiles[2].mcp).to.deep.equal(['Dup'])
   })
 
   it('the first claiming profile owns a channel and overlaps are warned about', async () => {

@@ -10,6 +10,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { MAX_BAN_SECONDS } from '../../src/koishi/adapters/onebot/ban'
+import { presencePart } from '../../src/presence/part'
 
 const GROUP = 555
 const mention = (h: OneBotHarness, text: string, user = 2001) =>
@@ -159,14 +160,14 @@ describe('onebot: notices', function () {
     await h.app.kotodama.received()
     await h.until(() => true)
     await h.idle(100)
-    expect((await runtime())?.presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
+    expect((await runtime())?.part(presencePart)?.presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
     await h.napcat.push(whole(true))
     await h.idle(100)
-    expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
+    expect((await runtime()).part(presencePart)!.presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
     h.napcat.member(GROUP, 10001, { role: 'admin' })
     await h.napcat.push(whole())
     await h.idle(100)
-    expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
+    expect((await runtime()).part(presencePart)!.presence.mutedUntil(`group:${GROUP}`)).to.equal(undefined)
     expect(h.napcat.calls.filter(c => c.action === 'get_group_member_info')).to.have.length(2)
   })
 
@@ -183,7 +184,7 @@ describe('onebot: notices', function () {
     await h.napcat.push(ban(10 ** 12))
     await h.app.kotodama.received()
     await h.idle(50)
-    const mute = (await runtime()).presence.mutedUntil(`group:${GROUP}`)
+    const mute = (await runtime()).part(presencePart)!.presence.mutedUntil(`group:${GROUP}`)
     expect(mute!.until - Date.now()).to.be.within(MAX_BAN_SECONDS * 1000 - 60_000, MAX_BAN_SECONDS * 1000)
     expect(h.warnings().some(w => w.includes('longer than QQ allows'))).to.equal(true)
   })
@@ -225,7 +226,7 @@ describe('onebot: notices', function () {
     h = await OneBotHarness.start({ config: { trust: { owners: ['onebot:2001', 'onebot:2002'] } } })
     await h.napcat.groupMessage({ group: GROUP, user: 2001, text: 'kotodama.pause' })
     await h.napcat.waitForSent(1)
-    const mute = (await runtime()).presence.mutedUntil(`group:${GROUP}`)!
+    const mute = (await runtime()).part(presencePart)!.presence.mutedUntil(`group:${GROUP}`)!
     expect(mute.by).to.equal('owner')
     expect(mute.until - Date.now()).to.be.within(59 * 60_000, 60 * 60_000)
   })
@@ -239,7 +240,7 @@ describe('onebot: notices', function () {
     // the command's answer is itself refused by a muted group on QQ; the fake takes it
     const [answer] = await h.napcat.waitForSent(1)
     expect(JSON.stringify(answer.segments)).to.include('The platform muted the bot here until')
-    expect((await runtime()).presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
+    expect((await runtime()).part(presencePart)!.presence.mutedUntil(`group:${GROUP}`)?.by).to.equal('platform')
   })
 
   it('kotodama.status shows the platform\'s capability line and the mute', async () => {

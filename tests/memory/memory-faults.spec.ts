@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEFAULT_MEMORY } from '../../src/config/defaults'
+import { DEFAULT_MEMORY } from '../../src/memory/config'
 import { Memory } from '../../src/memory/memory'
 import { TextCache } from '../../src/resources/text'
 

@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { chatLunaModel, type ChatLunaModels } from '../../src/model/providers/chatluna'
 import { describeFailure, failureKind } from '../../src/model/failure'
-import { checkConfig } from '../../src/config/validate'
+import { checkConfig } from '../../src/runtime/config-of-parts'
 import { ChatLunaErrorLike, FakeChatModel, serverError } from '../support/fake-chatluna'
 
 const NAME = 'deepseek/deepseek-chat'

@@ -12,6 +12,7 @@ import type { RuntimeView } from '../../src/tools/types'
 import { generateText, streamText } from 'ai'
 import { z } from 'zod'
 import { tinyPng } from '../support/tiny-png'
+import { recallPart } from '../../src/recall/part'
 
 const PNG = tinyPng(0, 1, 1)
 
@@ -50,7 +51,7 @@ describe('every model call is counted (issue 26)', function () {
     await h.settled()
     expect(toolResultsOf(h.server.requests[1]).at(-1).content).to.equal('a single dark pixel')
     const [runtime] = await h.app.kotodama.list()
-    await runtime.recall.idle()
+    await runtime.part(recallPart)!.recall.idle()
     expect(emb.requests.length).to.be.greaterThan(0)
 
     const status = (await h.client('bob').receive('kotodama.status'))[0]

@@ -8,8 +8,8 @@ import { neutralPrompt } from '../../src/model/providers/neutral'
 import { wireUsage } from '../../src/model/providers/wire-format'
 import { costOf } from '../../src/usage/cost'
 import { stepUsage } from '../../src/usage/book'
-import { configSchema } from '../../src/config/schema'
-import { checkConfig } from '../../src/config/validate'
+import { configSchema } from '../../src/runtime/config-of-parts'
+import { checkConfig } from '../../src/runtime/config-of-parts'
 
 const user = (text: string): LanguageModelV3Message => ({ role: 'user', content: [{ type: 'text', text }] })
 const tools = (n: number): LanguageModelV3Message => ({

@@ -12,6 +12,7 @@ import { memoryDatabase } from '../support/databases'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { DEFAULT_TUNING } from '../../src/recall'
 import { queryTerms } from '../../src/recall/analyze'
+import { recallPart } from '../../src/recall/part'
 
 type Hit = { url: string; id: string | null; at: string; who: string | null; text: string }
 
@@ -52,7 +53,7 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await h.settled()
   }
 
-  const recall = async () => (await h.app.kotodama.list())[0].recall
+  const recall = async () => (await h.app.kotodama.list())[0].part(recallPart)!.recall
 
   it('finds English, Chinese and Japanese messages by the words they contain and by other forms of them', async () => {
     h = await Harness.start()

@@ -22,6 +22,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { tinyPng } from '../support/tiny-png'
 import { MediaServer } from '../support/media-server'
 import { createHash } from 'node:crypto'
+import { stickersPart } from '../src/runtime/interim-parts'
 
 const FROG = tinyPng(0x33aa33, 4, 4)
 const CAT = tinyPng(0xaa3333, 4, 4)
@@ -78,12 +79,12 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     await post(555, 'frog', 2001)
     await post(555, 'frog', 2002)
     let rt = await settle(2)
-    expect(rt.stickers!.list(), 'two sightings are not enough').to.have.length(0)
+    expect(rt.part(stickersPart)!.library.list(), 'two sightings are not enough').to.have.length(0)
     expect(visionRequests()).to.have.length(0)
     await post(555, 'frog', 2003)
     rt = await settle(3)
     const name = learnedName(sha(FROG))
-    const learned = rt.stickers!.named(name)!
+    const learned = rt.part(stickersPart)!.library.named(name)!
     expect(learned, 'learned').to.include({ state: 'waiting', description: 'A frog giving a thumbs up.', sha256: sha(FROG) })
     expect(learned.source).to.include({ kind: 'learned', channel: 'group:555', user: '2003' })
     expect(await readFile(join(folder(), `${name}.png`))).to.deep.equal(FROG)
@@ -105,29 +106,29 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     await h.server.waitForRequests(2)
     await h.settled()
     expect(String(messagesOf(h.server.requests[1])[0].content)).to.not.contain(name)
-    expect(rt.stickers!.byName(name), 'not sendable while waiting').to.equal(undefined)
+    expect(rt.part(stickersPart)!.library.byName(name), 'not sendable while waiting').to.equal(undefined)
     expect(h.napcat.sent.flatMap(m => m.segments).filter(g => g.type === 'image'), 'nothing sent while waiting').to.have.length(0)
 
     // approved: offered and sendable
-    await rt.stickers!.setState(learned, 'approved')
+    await rt.part(stickersPart)!.library.setState(learned, 'approved')
     sendIt()
     await h.napcat.privateMessage({ user: 3001, text: 'again' })
     await h.server.waitForRequests(3)
     await h.settled()
     expect(String(messagesOf(h.server.requests[2])[0].content)).to.contain(`- ${name} — A frog giving a thumbs up.`)
-    expect(rt.stickers!.byName(name)).to.include({ state: 'approved' })
+    expect(rt.part(stickersPart)!.library.byName(name)).to.include({ state: 'approved' })
     // sent with NapCat's sticker mark and the learned file's bytes (tests/koishi/onebot-stickers.spec.ts checks the mark's source)
     const [image] = h.napcat.sent.flatMap(m => m.segments).filter(g => g.type === 'image')
     expect(image.data).to.include({ sub_type: 1, summary: '[动画表情]', file: `base64://${FROG.toString('base64')}` })
 
     // banned: neither
-    await rt.stickers!.setState(rt.stickers!.named(name)!, 'banned')
+    await rt.part(stickersPart)!.library.setState(rt.part(stickersPart)!.library.named(name)!, 'banned')
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.napcat.privateMessage({ user: 3001, text: 'once more' })
     await h.server.waitForRequests(4)
     await h.settled()
     expect(String(messagesOf(h.server.requests[3])[0].content)).to.not.contain(name)
-    expect(rt.stickers!.byName(name)).to.equal(undefined)
+    expect(rt.part(stickersPart)!.library.byName(name)).to.equal(undefined)
   })
 
   it('a photo the vision model turns down is remembered and never asked about again; perDay is kept', async () => {
@@ -136,19 +137,19 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     for (const u of [1, 2, 3, 4]) await post(555, 'photo', 2000 + u)
     let rt = await settle(4)
     expect(visionRequests()).to.have.length(1)
-    expect(rt.stickers!.list()).to.have.length(0)
+    expect(rt.part(stickersPart)!.library.list()).to.have.length(0)
     await h.until(() => existsSync(join(rt.home, LEARN_FILE)), 'the file of images not learned')
     expect(JSON.parse(await readFile(join(rt.home, LEARN_FILE), 'utf8')).rejected).to.have.property(sha(PHOTO))
     await post(555, 'cat', 2001)
     await post(555, 'cat', 2002)
     rt = await settle(6)
-    expect(rt.stickers!.list().map(s => s.name)).to.deep.equal([learnedName(sha(CAT))])
+    expect(rt.part(stickersPart)!.library.list().map(s => s.name)).to.deep.equal([learnedName(sha(CAT))])
     // perDay 1: the frog is not learned today, and not even checked
     await post(555, 'frog', 2001)
     await post(555, 'frog', 2002)
     rt = await settle(8)
     expect(visionRequests()).to.have.length(2)
-    expect(rt.stickers!.list()).to.have.length(1)
+    expect(rt.part(stickersPart)!.library.list()).to.have.length(1)
     expect(h.logs.some(l => /were learned in group:555 today \(learn\.perDay\)/.test(l.text))).to.equal(true)
   })
 
@@ -157,14 +158,14 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     await post(777, 'frog', 2001)
     await post(777, 'frog', 2002)
     let rt = await settle(2)
-    expect(rt.stickers!.list()).to.have.length(0)
+    expect(rt.part(stickersPart)!.library.list()).to.have.length(0)
     expect(visionRequests()).to.have.length(0)
     h.server.script({ content: 'I think this is a frog.' })
     await post(555, 'cat', 2001)
     await post(555, 'cat', 2002)
     rt = await settle(4)
     expect(visionRequests()).to.have.length(1)
-    expect(rt.stickers!.list()).to.have.length(0)
+    expect(rt.part(stickersPart)!.library.list()).to.have.length(0)
     expect(h.logs.some(l => /could not check an image of group:555 .*holds no JSON object.*tried again in 1 min/.test(l.text))).to.equal(true)
   })
 
@@ -172,7 +173,7 @@ describe('stickers: learning from groups, through the real OneBot adapter', func
     h = await start({ enabled: false, seenTimes: 1 })
     await post(555, 'frog', 2001)
     const rt = await settle(1)
-    expect(rt.stickers!.list()).to.have.length(0)
+    expect(rt.part(stickersPart)!.library.list()).to.have.length(0)
     expect(visionRequests()).to.have.length(0)
     // the stickers part does not even look at appended entries
     expect(rt.parts.find(p => p.name === 'stickers')).to.not.have.property('appended')

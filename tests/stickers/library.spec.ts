@@ -16,6 +16,8 @@ import type { Logger } from '../../src/util/logger'
 import { Harness, call } from '../support/harness'
 import { FakeOpenAI, imagePartsOf, messagesOf, toolResultsOf } from '../support/fake-openai'
 import { tinyPng } from '../support/tiny-png'
+import { recallPart } from '../../src/recall/part'
+import { stickersPart } from '../../src/runtime/interim-parts'
 
 function recordingLogger() {
   const lines: string[] = []
@@ -232,7 +234,7 @@ describe('stickers in a runtime', function () {
     await h.server.waitForRequests(3)
     await h.settled()
     expect(systemOf(h, 2)).to.contain('- aaa-wave — A dog waving.\n- bare\n\n')
-    expect(runtime.stickers!.byName('aaa-wave')).to.include({ description: 'A dog waving.' })
+    expect(runtime.part(stickersPart)!.library.byName('aaa-wave')).to.include({ description: 'A dog waving.' })
   })
 
   it('a sticker without a label is labelled by attachment.visionModel, counted; read shows a sticker\'s image', async () => {
@@ -251,8 +253,8 @@ describe('stickers in a runtime', function () {
     await h.client('bob').receive('hi')
     await h.until(() => existsSync(join(dir, 'frog-ok.json')), 'the label file')
     await h.settled()
-    await runtime.stickers!.idle()
-    expect(runtime.stickers!.byName('frog-ok')).to.include({ description: 'A frog giving a thumbs up.' })
+    await runtime.part(stickersPart)!.library.idle()
+    expect(runtime.part(stickersPart)!.library.byName('frog-ok')).to.include({ description: 'A frog giving a thumbs up.' })
     expect(eye.requests[0].body.messages[0].content.some((p: any) => p.type === 'image_url')).to.equal(true)
     expect(runtime.usage.snapshot().find(u => u.model === 'eye')?.today).to.include({ requests: 1, promptTokens: 300 })
     h.server.script({ toolCalls: [call('read', { url: 'sticker://frog-ok' })] }, { toolCalls: [call('finish', {})] })
@@ -273,9 +275,9 @@ describe('stickers in a runtime', function () {
     await put(dir, 'panda-tired', 3, { description: '熊猫趴在桌上，很累的样子。', tags: ['累', 'tired', 'exhausted'] })
     await put(dir, 'dog-thanks', 4, { description: 'A dog bowing.', tags: ['谢谢', 'thanks'] })
     const runtime = await runtimeOf(h)
-    await runtime.stickers!.scan()
+    await runtime.part(stickersPart)!.library.scan()
     const key = 'private:alice'
-    const top = async (q: string) => (await runtime.recall.search(key, q, 5)).hits.map(x => x.url)
+    const top = async (q: string) => (await runtime.part(recallPart)!.recall.search(key, q, 5)).hits.map(x => x.url)
     expect((await top('开心'))[0]).to.equal('sticker://cat-happy')
     expect((await top('谢谢'))[0]).to.equal('sticker://dog-thanks')
     expect((await top('tired'))[0]).to.equal('sticker://panda-tired')
@@ -291,7 +293,7 @@ describe('stickers in a runtime', function () {
     expect(hit.text).to.equal('<sticker name="panda-tired"/> — 熊猫趴在桌上，很累的样子。 (累, tired, exhausted)')
     expect(result.hits.some((x: any) => x.url.startsWith('history://') && x.text === '我好累')).to.equal(true)
     // a banned sticker is neither offered nor found
-    await runtime.stickers!.setState(runtime.stickers!.named('panda-tired')!, 'banned')
+    await runtime.part(stickersPart)!.library.setState(runtime.part(stickersPart)!.library.named('panda-tired')!, 'banned')
     expect((await top('tired')).includes('sticker://panda-tired')).to.equal(false)
     expect(runtime.systemPrompt()).to.not.contain('panda-tired')
   })
@@ -303,13 +305,13 @@ describe('stickers in a runtime', function () {
     const profile = h.app.kotodama.profiles[0]
     const one = await h.app.kotodama.runtime(profile, 'mock:514')
     const two = await h.app.kotodama.runtime(profile, 'mock:515')
-    await Promise.all([one.stickers!.scan(), two.stickers!.scan()])
-    one.stickers!.used(one.stickers!.byName('cat-happy')!, 1000)
-    two.stickers!.used(two.stickers!.byName('cat-happy')!, 2000)
-    await Promise.all([one.stickers!.idle(), two.stickers!.idle()])
-    await one.stickers!.setState(one.stickers!.named('cat-happy')!, 'banned')
-    await two.stickers!.scan()
-    expect(two.stickers!.byName('cat-happy')).to.equal(undefined)
+    await Promise.all([one.part(stickersPart)!.library.scan(), two.part(stickersPart)!.library.scan()])
+    one.part(stickersPart)!.library.used(one.part(stickersPart)!.library.byName('cat-happy')!, 1000)
+    two.part(stickersPart)!.library.used(two.part(stickersPart)!.library.byName('cat-happy')!, 2000)
+    await Promise.all([one.part(stickersPart)!.library.idle(), two.part(stickersPart)!.library.idle()])
+    await one.part(stickersPart)!.library.setState(one.part(stickersPart)!.library.named('cat-happy')!, 'banned')
+    await two.part(stickersPart)!.library.scan()
+    expect(two.part(stickersPart)!.library.byName('cat-happy')).to.equal(undefined)
     const file = JSON.parse(await readFile(join(shared, '.kotodama-stickers.json'), 'utf8'))
     expect(Object.values(file.stickers)[0]).to.include({ uses: 2, lastUsed: 2000, state: 'banned' })
     expect(existsSync(join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local', 'stickers'))).to.equal(false)

@@ -2,9 +2,9 @@
 // a speech server's answer becomes for each platform, transcripts applied to facts, and the config.
 import { expect } from 'chai'
 import { decode } from 'silk-wasm'
-import { configSchema } from '../../src/config/schema'
+import { configSchema } from '../../src/runtime/config-of-parts'
 import { DEFAULT_VOICE } from '../../src/config/defaults'
-import { checkConfig } from '../../src/config/validate'
+import { checkConfig } from '../../src/runtime/config-of-parts'
 import { FactAmendments } from '../../src/history/amendments'
 import type { Entry } from '../../src/history/entries'
 import { entryProblem } from '../../src/history/entry-shape'

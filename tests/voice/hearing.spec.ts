@@ -8,6 +8,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { toolResultsOf, transcriptionOf, userTexts } from '../support/fake-openai'
 import { MediaServer } from '../support/media-server'
 import { readWav, silk, silkWithout02, tone, truncated, wav } from '../support/audio-fixtures'
+import { voicePart } from '../../src/runtime/interim-parts'
 
 const ASSET = 'asset://[\\w-]+'
 
@@ -66,7 +67,7 @@ describe('voice: hearing voice messages', function () {
     // the WAV goes as it came (only SILK is decoded): the decoded SILK is mono 16 kHz, the WAV stereo 44.1 kHz
     const wavs = files.filter(f => f.contentType === 'audio/wav').map(f => readWav(f.data))
     expect(wavs.map(w => `${w.channels} ${w.rate}`).sort()).to.deep.equal(['1 16000', '2 44100'])
-    await (await runtime()).voice!.hearing!.idle()
+    await (await runtime()).part(voicePart)!.hearing!.idle()
     await h.settled()
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.napcat.privateMessage({ user: 2001, nickname: 'Alice', text: 'did you hear?' })
@@ -80,7 +81,7 @@ describe('voice: hearing voice messages', function () {
 
   it('a transcript slower than the turn\'s wait joins the next request; the turn goes on with the placeholder', async () => {
     await start()
-    const rt0 = async () => { const rt = await runtime(); if (rt?.voice?.hearing) rt.voice.hearing.waitMs = 300; return rt }
+    const rt0 = async () => { const rt = await runtime(); if (rt?.part(voicePart)?.hearing) rt.part(voicePart)!.hearing!.waitMs = 300; return rt }
     // a first message starts the runtime, so the wait can be shortened before the voice arrives
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.napcat.privateMessage({ user: 2001, nickname: 'Alice', text: 'listen' })
@@ -92,7 +93,7 @@ describe('voice: hearing voice messages', function () {
     await say(await silk(tone(2)))
     await h.server.waitForRequests(2)
     expect(aliceLines(1).at(-1)).to.match(new RegExp(`^.*\\[voice: ${ASSET}\\]$`))
-    await (await runtime()).voice!.hearing!.idle()
+    await (await runtime()).part(voicePart)!.hearing!.idle()
     await h.settled()
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.napcat.privateMessage({ user: 2001, nickname: 'Alice', text: 'well?' })

@@ -4,7 +4,8 @@
 import type { Context } from 'koishi'
 import type {} from '@koishijs/plugin-console'
 import { join } from 'node:path'
-import { DEFAULT_PEOPLE } from '../../config/defaults'
+import { peoplePart } from '../../people/part'
+import { sectionOf } from '../../part/section-config'
 import { peopleNotes, type PeopleView } from '../../console-data/people'
 import { placeOf } from './places'
 
@@ -19,6 +20,6 @@ const AUTHORITY = 4
 export function registerPeople(ctx: Context) {
   ctx.console.addListener('kotodama/people', async (profile, bot) => {
     const p = await placeOf(ctx, profile, bot)
-    return { enabled: (p.profile.people ?? DEFAULT_PEOPLE).enabled, people: await peopleNotes(join(p.home, 'local')) }
+    return { enabled: sectionOf(peoplePart.section, p.profile).enabled, people: await peopleNotes(join(p.home, 'local')) }
   }, { authority: AUTHORITY })
 }

@@ -11,6 +11,7 @@ import { DEFAULT_STICKERS } from '../../config/defaults'
 import { labelOf, stickerSummaries, type StickerView } from '../../console-data/stickers'
 import { StickerLibrary } from '../../stickers/library'
 import { stickersDir } from '../../stickers/runtime-part'
+import { stickersPart } from '../../runtime/interim-parts'
 import type { StickerState } from '../../stickers/state-book'
 import { systemClock } from '../../util/clock'
 import { placeOf } from './places'
@@ -40,9 +41,10 @@ export function registerStickers(ctx: Context) {
     const p = await placeOf(ctx, profile, bot)
     const config = p.profile.stickers ?? DEFAULT_STICKERS
     if (!config.enabled) return undefined
-    if (p.runtime?.stickers) {
-      await p.runtime.stickers.scan()
-      return use(p.runtime.stickers)
+    const running = p.runtime?.part(stickersPart)?.library
+    if (running) {
+      await running.scan()
+      return use(running)
     }
     const library = new StickerLibrary({ dir: stickersDir(config, p.home), logger, clock: systemClock })
     try {

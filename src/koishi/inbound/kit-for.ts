@@ -4,6 +4,7 @@ import type { Bot } from 'koishi'
 import type { RenderKit, VoiceOrigin } from '../../inbound/kit'
 import { stickerLookup } from '../../inbound/sticker-match'
 import type { Runtime } from '../../runtime/runtime'
+import { stickersPart, voicePart } from '../../runtime/interim-parts'
 import type { Logger } from '../../util/logger'
 import { onebotForward } from '../adapters/onebot/forward'
 
@@ -11,12 +12,13 @@ export type { VoiceOrigin } from '../../inbound/kit'
 
 /** How the runtime hears the voices of one message; undefined when voice.stt is not set. */
 export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice'] {
-  const hearing = runtime.voice?.hearing
+  const hearing = runtime.part(voicePart)?.hearing
   if (!hearing) return undefined
   const message = { conversation: runtime.conversationKey(m.channel), ...m }
   return (url, seconds) => hearing.hear(url, message, seconds)
 }
 
 export function kitFor(runtime: Runtime, bot: Bot, log: Logger, m: VoiceOrigin): RenderKit {
-  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers: stickerLookup(runtime.stickers), voice: hearingFor(runtime, m) }
+  const stickers = stickerLookup(runtime.part(stickersPart)?.library)
+  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers, voice: hearingFor(runtime, m) }
 }

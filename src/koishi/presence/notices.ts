@@ -6,6 +6,7 @@
 import type { Context, Session } from 'koishi'
 import type { Fact } from '../../history/entries'
 import type { Runtime } from '../../runtime/runtime'
+import { presencePart } from '../../presence/part'
 import type { Logger } from '../../util/logger'
 import { displayName, shownId } from '../../util/transcript-text'
 import { arrivalOf, type Arrival } from '../inbound/session-to-fact'
@@ -56,7 +57,7 @@ export function listenToNotices(ctx: Context, d: NoticeDeps): void {
     const a = arrivalOf(session)
     const id = session.messageId
     if (!id) return d.log.debug('a recall notice of %s without a message id was ignored', a.bot)
-    claimed(a, 'recall', rt => rt.presence.recall(a.channel, String(id)))
+    claimed(a, 'recall', rt => rt.part(presencePart)?.presence.recall(a.channel, String(id)) ?? Promise.resolve())
   })
 
   on('guild-member', session => {
@@ -71,7 +72,7 @@ export function listenToNotices(ctx: Context, d: NoticeDeps): void {
       if (ban.kind === 'mute' && ban.whole && a.event.guild?.id && await exemptFromWholeMute(session.bot, a.event.guild.id, a.selfId)) {
         return d.log.debug('a whole-group mute in %s does not silence %s: it is an admin there', a.channel, a.bot)
       }
-      await rt.presence.mute(a.channel, ban.kind === 'mute' ? now + ban.seconds * 1000 : 0, 'platform', now)
+      await rt.part(presencePart)?.presence.mute(a.channel, ban.kind === 'mute' ? now + ban.seconds * 1000 : 0, 'platform', now)
     })
   })
 

@@ -9,8 +9,8 @@ import { localScheme, type LocalReadGuard } from './local'
 export interface BuiltinSchemeDeps {
   assets: AssetStore
   artifacts: ArtifactStore
-  /** the runtime home's local/ folder */
-  localRoot: string
+  /** the runtime home's local/ folder; absent: no local:// (a runtime's memory part serves it) */
+  localRoot?: string
   /** makes local:// writable (the runtime's memory, SPEC §13) */
   localWrite?: SchemeHandler['write']
   /** throws for a file this conversation may not read (a private section of a person's note, SPEC §21) */
@@ -21,6 +21,6 @@ export function builtinSchemes({ assets, artifacts, localRoot, localWrite, local
   return [
     assetScheme(assets),
     artifactScheme(artifacts),
-    localScheme(localRoot, localWrite, localGuard),
+    ...localRoot !== undefined ? [localScheme(localRoot, localWrite, localGuard)] : [],
   ]
 }

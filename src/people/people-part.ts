@@ -3,18 +3,14 @@
 // prompt, so the prompt cache holds. In a private chat the partner's private section is shown too.
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
-import { DEFAULT_MEMORY, DEFAULT_PEOPLE } from '../config/defaults'
-import type { PeopleConfig } from '../config/types'
-import type { RuntimeView } from '../tools/types'
+import type { PeopleConfig } from './config'
 import type { RuntimePart } from '../part/runtime-part'
 import { safeName } from '../util/safe-name'
 import { displayName, shownId } from '../util/transcript-text'
 import { chatOf } from '../contract/turn-scope'
 import { placeOfFact } from '../history/place'
-import { LocalPrivacy } from './local-privacy'
-import { PEOPLE_DIR, personRel, personUrl } from './people-path'
-import { PrivateFiles } from './private-files'
-import { Writers } from './writers'
+import { personRel, personUrl } from './people-path'
+import type { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
 import { platformOf, selfIdOf } from '../claims/bot-id'
 
@@ -46,22 +42,8 @@ export interface PeopleDeps {
   writers?: Writers
 }
 
-/**
- * People of a runtime: the part, memory's guard of private sections, and the index's rule — people/
- * is left out (people on or off, the system prompt is the same): notes reach a request only through
- * the opening note (SPEC §21).
- */
-export function peopleOf(view: RuntimeView, root: string) {
-  const config = view.profile.people ?? DEFAULT_PEOPLE
-  const writers = new Writers(view.home, view.logger)
-  return {
-    part: peoplePart({ config, root, bot: view.bot, memory: (view.profile.memory ?? DEFAULT_MEMORY).enabled, writers }),
-    guard: new LocalPrivacy(platformOf(view.bot), new PrivateFiles(view.home, root, view.logger), writers),
-    unlisted: (rel: string) => rel.startsWith(`${PEOPLE_DIR}/`),
-  }
-}
-
-export function peoplePart(d: PeopleDeps): RuntimePart {
+/** The opening notes of the people present, and who wrote where (the writers of memory's guard). */
+export function peopleOpenings(d: PeopleDeps): RuntimePart {
   const selfId = selfIdOf(d.bot)
   /** per conversation, the authors of the facts since its last turn opened, latest last */
   const present = new Map<string, LRUCache<string, Person>>()
@@ -117,7 +99,11 @@ export function peoplePart(d: PeopleDeps): RuntimePart {
       })
       return blocks.length ? ['[people] notes of the people in these messages:', ...blocks].join('\n') : undefined
     },
-    reset: async conversation => { present.delete(conversation); shownIn.delete(conversation) },
+    // an unloaded conversation's speakers and shown notes are not kept for it (SPEC §17: bounded memory)
+    unloaded: conversation => {
+      present.delete(conversation)
+      shownIn.delete(conversation)
+    },
   }
 }
 

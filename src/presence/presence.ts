@@ -2,20 +2,21 @@
 // recalled, the bot muted or unmuted, the owner's pause. Facts (pokes, members joining) go through
 // Runtime.receive like messages; these change what is already there.
 import { formatTime } from '../history/render-facts'
-import type { Logger } from '../util/logger'
-import type { Conversation } from './conversation'
-import type { ConversationStatus } from './conversations'
+import type { Entry } from '../history/entries'
 import { RecalledBook } from '../history/recalled-book'
 import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
 import { MuteBook, type MuteState } from './mutes'
 
 export interface PresenceDeps {
   home: string
   clock: Clock
-  /** runs `fn` with the conversation of `channel`, loaded */
-  using<T>(channel: string, fn: (conv: Conversation) => T | Promise<T>): Promise<T>
   logger: Logger
   who: string
+  /** the conversation `channel` belongs to (cross mode: one for every channel) */
+  conversationOf(channel: string): string
+  /** appends to a conversation's history, loading it if need be */
+  append(conversation: string, entries: Entry[]): Promise<void>
 }
 
 export class RuntimePresence {
@@ -39,45 +40,43 @@ export class RuntimePresence {
   async recall(channel: string, id: string): Promise<void> {
     this.recalls.add(channel, id, this.d.clock.now())
     // the model reads "[recalled]" from now on: the conversation's tail masks it (history/recalled.ts)
-    await this.d.using(channel, conv => conv.append([{ type: 'recalled', at: conv.clock.now(), id }]))
+    await this.d.append(this.d.conversationOf(channel), [{ type: 'recalled', at: this.d.clock.now(), id }])
   }
 
   wasRecalled(channel: string, id: string): boolean {
     return this.recalls.has(channel, id)
   }
 
+  /** The platform's ban of the channel, or the owner's pause of its conversation (all its channels in cross mode). */
   isMuted(channel: string): boolean {
-    return !!this.mutes.of(channel)
+    return !!this.mutes.of(channel) || !!this.mutes.of(this.d.conversationOf(channel))
   }
 
   /**
-   * Mutes the mind in `channel` until `until` (ms; not in the future: lifts it). The owner's pause
-   * never shortens or lifts the platform's ban. Its conversation gets a note, so the mind knows
-   * later why it was silent. Returns the channel's mute afterwards.
+   * Mutes the mind until `until` (ms; not in the future: lifts it): the platform's ban mutes
+   * `channel`, the owner's pause its whole conversation. The pause never shortens or lifts the
+   * platform's ban. The conversation gets a note, so the mind knows later why it was silent.
+   * Returns the mute afterwards.
    */
   async mute(channel: string, until: number, by: MuteState['by'], now: number): Promise<MuteState | undefined> {
-    const was = this.mutes.of(channel)
-    if (by === 'owner' && was?.by === 'platform' && was.until >= until) return was
-    if (!this.mutes.set(channel, until, by)) return was
-    const is = this.mutes.of(channel)
-    this.d.logger.info('%s: channel %s is %s', this.d.who, channel, is ? `muted (${by}) until ${new Date(until).toISOString()}` : 'no longer muted')
+    const conversation = this.d.conversationOf(channel)
+    const at = by === 'owner' ? conversation : channel
+    const ban = this.mutes.of(channel)
+    if (by === 'owner' && ban?.by === 'platform' && ban.until >= until) return ban
+    const was = this.mutes.of(at)
+    if (!this.mutes.set(at, until, by)) return was
+    const is = this.mutes.of(at)
+    this.d.logger.info('%s: %s is %s', this.d.who, at, is ? `muted (${by}) until ${new Date(until).toISOString()}` : 'no longer muted')
     const text = is
       ? `[${by === 'platform' ? 'the platform muted you here' : 'the owner paused you here'} until ${formatTime(until)}; messages are still stored]`
       : was && was.until > now ? `[${was.by === 'platform' ? 'the platform unmuted you here' : 'the owner\'s pause here ended'}]` : undefined
-    if (text) await this.d.using(channel, conv => conv.append([{ type: 'note', at: now, kind: 'info', text }]))
+    if (text) await this.d.append(conversation, [{ type: 'note', at: now, kind: 'info', text }])
     return is
   }
 
-  mutedUntil(channel: string): MuteState | undefined {
-    return this.mutes.of(channel)
-  }
-
-  /** Conversation statuses with their mute (channel mode: the key is the channel). */
-  annotate(statuses: ConversationStatus[]): ConversationStatus[] {
-    return statuses.map(s => {
-      const m = this.mutes.of(s.key)
-      return m ? { ...s, muted: { until: m.until, by: m.by } } : s
-    })
+  /** The mute of a channel or conversation key (the console's and status's view). */
+  mutedUntil(key: string): MuteState | undefined {
+    return this.mutes.of(key)
   }
 
   muted(): [string, MuteState][] {
