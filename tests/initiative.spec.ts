@@ -12,7 +12,7 @@ import { checkConfig } from '../src/config/validate'
 import type { InitiativeConfig } from '../src/config/types'
 import type { Entry } from '../src/history/entries'
 import { dayOf, inside, nextDay, nextOpening } from '../src/initiative/active-hours'
-import { InitiativePart } from '../src/initiative/part'
+import { IdleWakes } from '../src/initiative/idle-wakes'
 import { nextIdleAt, rulesOf, type IdleState } from '../src/initiative/schedule'
 import { systemClock } from '../src/util/clock'
 import { Harness, call, NO_TYPING } from './support/harness'
@@ -75,7 +75,7 @@ describe('initiative: the schedule', () => {
 describe('initiative: the part, with a fake clock', function () {
   let clock: ReturnType<typeof install> | undefined
   let home: string
-  let parts: InitiativePart[] = []
+  let parts: IdleWakes[] = []
   let requests: { channel: string; at: number; note: string }[]
   let muted = false
   let proactive = true
@@ -92,14 +92,14 @@ describe('initiative: the part, with a fake clock', function () {
     clock?.uninstall()
     await rm(home, { recursive: true, force: true })
   })
-  async function make(c = config()): Promise<InitiativePart> {
-    const p = new InitiativePart({
+  async function make(c = config()): Promise<IdleWakes> {
+    const p = new IdleWakes({
       config: c, home, bot: 'onebot:1', clock: systemClock, logger: silent, random: () => 0.5,
       proactive: () => proactive, muted: () => muted,
-      request: async (channel, req) => { requests.push({ channel, at: Date.now(), note: req.note }) },
+      request: async (channel: string, req: { note?: string }) => { requests.push({ channel, at: Date.now(), note: req.note }) },
     })
     parts.push(p)
-    await p.loaded
+    await p.start()
     return p
   }
   const human = (name = 'Alice', at = Date.now()): Entry =>

@@ -1,7 +1,7 @@
 // Local time of an IANA zone through Intl (SPEC §21 `activeHours`, `timezone`): whether an instant
 // is inside the window, and the next opening when it is not. DST-correct: the wall clock is read
 // with Intl at each instant, never by adding a fixed offset (docs/initiative.md).
-import type { HoursWindow } from '../config/initiative-checks'
+import type { HoursWindow } from './config'
 
 const MINUTE = 60_000
 const formats = new Map<string, Intl.DateTimeFormat>()

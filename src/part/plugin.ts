@@ -7,14 +7,21 @@ import type { Entry } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
 import type { TextCache } from '../resources/text'
+import type { OutboundTag } from '../tools/outbound'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { PartPlatform } from './platform'
 import type { RuntimePart } from './runtime-part'
 
+/** What a field's check may look at beyond its value: the config's other sections (a field naming a model). */
+export interface SectionContext {
+  /** whether `id` is a model of the config's `models` that passed its checks */
+  hasModel(id: string): boolean
+}
+
 /** A check of one field: why the value is bad, or undefined. */
-export type FieldCheck = (value: unknown) => string | undefined
+export type FieldCheck = (value: unknown, context: SectionContext) => string | undefined
 
 /**
  * A part's section of a profile (`profiles[].<key>`). One checking style: a bad field is reported
@@ -36,6 +43,8 @@ export interface PartTurnRequest {
   reason: string
   /** what the mind reads at the turn's start */
   note?: string
+  /** asked when the turn actually starts (it may wait behind a running one): false, it does not start */
+  wanted?(): boolean
 }
 
 /** Thrown by a scope's ports once the runtime stopped: nothing is appended, no turn starts. */
@@ -81,6 +90,8 @@ export interface PartScope<C> {
 export interface PartPlugin<C = unknown, P = RuntimePart> {
   readonly name: string
   readonly section?: PartSection<C>
+  /** the send_message elements it serves (their allow-list entries), declared whether it is on or off; its part serves them */
+  readonly outbound?: readonly OutboundTag[]
   create(scope: PartScope<C>): (P & RuntimePart) | undefined
 }
 

@@ -1,6 +1,6 @@
-// The parts a runtime is composed of, in prompt order (docs/architecture.md "Parts"): a new
-// capability (stickers, voice, people) is made here and joins the list; runtime.ts loops over it,
-// and hands `send` (what send_message may use of the parts) to its conversations.
+// The parts a runtime is composed of, in prompt order (docs/architecture.md "Parts"). A temporary
+// bridge until the part list (runtime/part-list.ts) makes every part: memory, people and recall are
+// made here as before; stickers, voice and initiative are plugins made from a scope.
 import { join } from 'node:path'
 import { DEFAULT_MEMORY } from '../config/defaults'
 import type { HistorySide } from '../history/sides'
@@ -8,23 +8,25 @@ import { Memory } from '../memory/memory'
 import { memoryPart } from '../memory/runtime-part'
 import { peopleOf } from '../memory/people-part'
 import type { RuntimePart } from '../part/runtime-part'
+import { PartStopped, type PartPlugin, type PartScope, type PartTurnRequest } from '../part/plugin'
+import type { PartPlatform } from '../part/platform'
 import { Recall } from '../recall'
 import { recallPart } from '../recall/runtime-part'
 import type { TextCache } from '../resources/text'
 import type { CallPort } from '../model/calls'
 import type { StickerLibrary } from '../stickers/library'
-import { stickersOf } from '../stickers/runtime-part'
-import type { RuntimeView, VoicePort } from '../tools/types'
+import { stickersPart } from '../stickers/part'
+import type { RuntimeView } from '../tools/types'
+import { outboundElements, type OutboundElements } from '../tools/outbound'
 import type { Entry } from '../history/entries'
-import type { SpeechPlatform } from '../voice/types'
-import { DEFAULT_INITIATIVE } from '../config/defaults'
-import { InitiativePart } from '../initiative/part'
+import { initiativePart } from '../initiative/part'
 export { annotateIdle } from '../initiative/part'
-import { voiceOf, type Voice } from '../voice/runtime-part'
-import type { PortShelf } from './sticker-port'
-import type { TurnRequest } from './turn-port'
+import { voicePart, type VoicePart } from '../voice/part'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+
+/** The plugins made from a scope, in part order (after memory, people and recall). */
+const PLUGINS = [stickersPart, voicePart, initiativePart] as const
 
 export interface PartsDeps {
   view: RuntimeView
@@ -37,22 +39,15 @@ export interface PartsDeps {
   history(logger: Logger): HistorySide
   /** whether message `id` of `channel` was recalled (SPEC §19) */
   recalled(channel: string, id: string): boolean
-  /** the platform's speech (SPEC §20: Koishi's vits service, SILK where needed) */
-  platform: SpeechPlatform & { proactive?(bot: string): boolean }
+  platform: PartPlatform
   /** whether the mind may not speak in `channel` now (SPEC §19: muted, paused) */
   muted(channel: string): boolean
   /** appends to a conversation's history, loading it if need be (a voice's transcript) */
   append(conversation: string, entries: Entry[]): Promise<void>
   /** asks for a turn of `channel`'s conversation (an idle wake): the attention policies decide when, as for a wait */
-  request(channel: string, req: TurnRequest): Promise<void>
-}
-
-/** What send_message may use of the parts: each absent when its part is off. */
-export interface SendPorts {
-  /** `<sticker name>` (SPEC §19) */
-  stickers?: PortShelf
-  /** `<voice>` (SPEC §20) */
-  voice?: VoicePort
+  request(channel: string, req: PartTurnRequest): Promise<void>
+  /** the runtime stopped: the scopes' ports refuse */
+  stopped(): boolean
 }
 
 export interface RuntimeParts {
@@ -63,8 +58,9 @@ export interface RuntimeParts {
   /** the sticker library, when stickers.enabled (SPEC §19) */
   stickers?: StickerLibrary
   /** hearing and speaking, when voice.stt or voice.tts is set (SPEC §20) */
-  voice?: Voice
-  send: SendPorts
+  voice?: VoicePart
+  /** the elements the parts serve in send_message */
+  elements: OutboundElements
   all: RuntimePart[]
 }
 
@@ -75,28 +71,53 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
   const memory = new Memory({
     root, config: view.profile.memory ?? DEFAULT_MEMORY, texts: d.texts, logger: view.logger, guard: people.guard, unlisted: people.unlisted,
   })
-  const stickers = stickersOf(view, { clock: d.clock, calls: d.calls })
   const all: RuntimePart[] = []
   const searchable = () => all.flatMap(p => { const s = p.searchable?.(); return s ? [s] : [] })
   const recall = new Recall(view, {
     history: d.history, clock: d.clock, botName: d.botName, recalled: d.recalled, searchable, noteVisible: (rel, scope) => people.guard.visible(rel, scope),
   })
-  const voice = voiceOf(view, { clock: d.clock, calls: d.calls, platform: d.platform, append: d.append })
-  const idle = initiativeOf(d)
-  all.push(memoryPart(memory, view), people.part, recallPart(recall), ...stickers ? [stickers.part] : [], ...voice ? [voice.part] : [], ...idle ? [idle] : [])
-  const send: SendPorts = { ...stickers ? { stickers: stickers.library } : {}, ...voice?.port ? { voice: voice.port } : {} }
-  return { memory, recall, stickers: stickers?.library, voice, send, all }
+  all.push(memoryPart(memory, view), people.part, recallPart(recall))
+  const made = new Map<PartPlugin<any, any>, RuntimePart>()
+  for (const plugin of PLUGINS) {
+    const part = (plugin as PartPlugin<any, RuntimePart>).create(scopeFor(plugin, d, made, all))
+    if (part) made.set(plugin, part)
+    if (part) all.push(part)
+  }
+  const tags = PLUGINS.flatMap(p => p.outbound ?? [])
+  const elements = outboundElements(tags, all.flatMap(p => p.outbound?.() ?? []))
+  const voice = made.get(voicePart) as VoicePart | undefined
+  return { memory, recall, stickers: (made.get(stickersPart) as { library?: StickerLibrary } | undefined)?.library, voice, elements, all }
 }
 
-/** Idle wakes (SPEC §21), when initiative.enabled. */
-function initiativeOf(d: PartsDeps): InitiativePart | undefined {
-  const config = d.view.profile.initiative ?? DEFAULT_INITIATIVE
-  if (!config.enabled) return undefined
-  const { view, platform } = d
-  return new InitiativePart({
-    config, home: view.home, bot: view.bot, clock: d.clock, logger: view.logger, random: Math.random,
-    proactive: () => platform.proactive?.(view.bot) !== false, muted: d.muted, request: (ch, req) => d.request(ch, req),
-  })
+function scopeFor(plugin: PartPlugin<any, any>, d: PartsDeps, made: Map<PartPlugin<any, any>, RuntimePart>, all: RuntimePart[]): PartScope<any> {
+  const section = plugin.section
+  const config = section ? (d.view.profile as unknown as Record<string, unknown>)[section.key] ?? section.default : undefined
+  const refuse = (what: string) => { if (d.stopped()) throw new PartStopped(what) }
+  const stopping = new AbortController()
+  return {
+    config, view: d.view, clock: d.clock, logger: d.view.logger, calls: d.calls, platform: d.platform, texts: d.texts, botName: d.botName,
+    signal: stopping.signal,
+    history: logger => d.history(logger ?? d.view.logger),
+    append: async (key, entries) => { refuse('append'); await d.append(key, entries) },
+    request: async (channel, req) => { refuse('a turn request'); await d.request(channel, req) },
+    muted: channel => d.muted(channel),
+    part: p => made.get(p) as any,
+    parts: () => all,
+  }
+}
+
+/** Starts each part in turn once the runtime holds its home; one that fails stops those started and the start fails. */
+export async function startParts(parts: readonly RuntimePart[], logger: Logger, profile: string): Promise<void> {
+  const started: RuntimePart[] = []
+  for (const p of parts) {
+    try {
+      await p.start?.()
+      started.push(p)
+    } catch (e) {
+      await stopParts(started.reverse(), logger, profile)
+      throw e
+    }
+  }
 }
 
 /** Stops each part in turn; one that fails is logged and the next still stops. */

@@ -33,7 +33,7 @@ import { PulledFacts } from './pulled-facts'
 import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
-import { annotateIdle, runtimeParts, stopParts, type RuntimeParts } from './runtime-parts'
+import { annotateIdle, runtimeParts, startParts, stopParts, type RuntimeParts } from './runtime-parts'
 import { RuntimePresence } from './presence'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
@@ -97,9 +97,10 @@ export class Runtime {
     this.presence = new RuntimePresence({ home: this.home, clock: o.clock, logger: o.logger, who: `profile ${o.profile.id} on ${o.bot}`, using })
     const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
       history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform, muted: ch => this.presence.isMuted(ch),
-      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req) })
+      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req),
+      stopped: () => this.stopped })
     ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
-    const side = this.conversationSide(parts.send)
+    const side = this.conversationSide(parts.elements)
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })
   }
 
@@ -107,7 +108,7 @@ export class Runtime {
   get bot() { return this.options.bot }
   get logger() { return this.options.logger }
 
-  private conversationSide(send: RuntimeParts['send']): ConversationSide {
+  private conversationSide(elements: RuntimeParts['elements']): ConversationSide {
     const o = this.options
     const judge = o.profile.wake.judge
     return {
@@ -116,7 +117,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.presence.isMuted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: (key, chat) => this.systemPrompt(key, chat), send,
+      systemPrompt: (key, chat) => this.systemPrompt(key, chat), elements,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -137,6 +138,7 @@ export class Runtime {
       this.extensions.schemes()
       await this.usage.load()
       await Promise.all([this.waits.load(), this.presence.load()])
+      await startParts(this.parts, this.logger, this.profile.id)
     } catch (e) {
       this.releaseHome()
       throw e

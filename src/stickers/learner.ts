@@ -7,7 +7,6 @@
 // a full queue drops sightings, and the sightings are an LRU of bounded size.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { StickerLearnConfig } from '../config/types'
 import type { Entry, Fact } from '../history/entries'
 import { FailedStep } from '../model/failover'
 import type { CallPort } from '../model/calls'
@@ -20,7 +19,7 @@ import { KeyedFile } from '../util/keyed-file'
 import { Limiter } from '../util/limiter'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
-import type { RuntimeView } from '../tools/types'
+import type { StickerLearnConfig } from './config'
 import { askLearn, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
 import { Sightings } from './sightings'
@@ -100,7 +99,12 @@ export class Learner {
       path: join(o.home, LEARN_FILE), field: 'rejected', what: 'stickers not learned', logger: o.logger,
       value: v => typeof v === 'number' && Number.isFinite(v) ? v : undefined,
     })
-    void this.rejected.load().then(why => why && o.logger.warn('stickers: %s %s', this.rejected.path, why))
+  }
+
+  /** Reads the turned-down hashes: once the runtime holds its home. */
+  async start(): Promise<void> {
+    const why = await this.rejected.load()
+    if (why) this.o.logger.warn('stickers: %s %s', this.rejected.path, why)
   }
 
   /** A conversation appended entries: the images of people's group messages are queued, nothing more. */
@@ -249,12 +253,4 @@ export class Learner {
     await Promise.all([...this.running]).catch(() => {})
     await this.rejected.stop()
   }
-}
-
-/** The runtime's learner, when `stickers.learn.enabled` (otherwise nothing is hashed or counted). */
-export function learnerOf(view: RuntimeView, library: StickerLibrary, d: { clock: Clock; calls: CallPort }): Learner | undefined {
-  const config = view.profile.stickers?.learn
-  if (!config?.enabled) return undefined
-  const { assets, logger, home } = view
-  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home })
 }
