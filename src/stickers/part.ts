@@ -64,9 +64,8 @@ function stickersOf(o: Pieces): StickersPart {
     library,
     labeller: o.labeller,
     async start() {
-      // the first look at once, reading only: an inbound sticker is recognised before any turn
-      void library.scan()
-      await o.learner?.start()
+      // the first look before the runtime takes messages, reading only: an inbound sticker is recognised at once
+      await Promise.all([library.scan(), o.learner?.start()])
     },
     schemes: () => [stickerScheme(library)],
     prompt() {
