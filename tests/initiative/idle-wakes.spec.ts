@@ -12,6 +12,7 @@ import { IdleWakes } from '../../src/initiative/idle-wakes'
 import { INITIATIVE_FILE } from '../../src/initiative/idle-wakes'
 import type { Entry } from '../../src/history/entries'
 import { systemClock } from '../../src/util/clock'
+import { idle } from '../support/app-waits'
 import { Harness, NO_TYPING } from '../support/harness'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText } from '../support/fake-openai'
@@ -121,6 +122,8 @@ describe('initiative: the state it keeps', function () {
       random: () => 0.5, proactive: () => true, muted: () => false, request: async channel => { requests.push(channel) },
     })
     parts.push(p)
+    // real time for any file read to finish, then the clock past the due wake
+    await idle(50)
     await clock!.tickAsync(MIN)
     expect(requests, 'nothing fires before start').to.deep.equal([])
     await p.start()
