@@ -25,7 +25,7 @@ export function partScope<C>(plugin: PartPlugin<C, any>, home: string, config: P
     calls: { run: async () => { throw new Error('no model in this test') } } as any,
     platform: {}, texts: {} as any,
     appended: [], requested: [],
-    history: () => { throw new Error('no history in this test') },
+    history: (): never => { throw new Error('no history in this test') },
     append: async (key, entries) => { scope.appended.push([key, entries]) },
     request: async (channel, req) => { scope.requested.push([channel, req]) },
     muted: () => false,
