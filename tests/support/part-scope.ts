@@ -29,7 +29,7 @@ export function partScope<C>(plugin: PartPlugin<C, any>, home: string, config: P
     append: async (key, entries) => { scope.appended.push([key, entries]) },
     request: async (channel, req) => { scope.requested.push([channel, req]) },
     muted: () => false,
-    part: () => undefined,
+    part: <P>(): P | undefined => undefined,
     parts: () => [],
   }
   return scope
