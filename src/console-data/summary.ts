@@ -1,7 +1,7 @@
 // Runtimes and conversations as the console page lists them (SPEC §12), read from the runtime's
 // own state: its loaded conversations, their entries and history files, its usage book (today and
 // the days before, SPEC §16).
-import { initiativeIn } from '../initiative/part'
+import { initiativeIn } from '../runtime/runtime-parts'
 import { join } from 'node:path'
 import { walkNotes } from '../memory/walk'
 import type { ConversationLook, RuntimeLook } from './views'

@@ -197,6 +197,11 @@ export class IdleWakes implements RuntimePart {
     return s.due !== undefined ? { at: s.due } : nextIdleAt(s, this.rules, this.d.clock.now(), () => 0.5)
   }
 
+  /** What it tells of conversation `key` in the status and on the console: its next idle wake. */
+  status(key: string): { idle: IdleNext } {
+    return { idle: this.next(key) }
+  }
+
   /** Conversations it keeps a state for. */
   get size(): number {
     return this.states.size

@@ -1,9 +1,7 @@
 // Initiative as a part (SPEC §21): idle wakes of conversations gone quiet, when `initiative.enabled`.
 import type { PartPlugin } from '../part/plugin'
-import type { RuntimePart } from '../part/runtime-part'
 import { initiativeSection, type InitiativeConfig } from './config'
 import { IdleWakes } from './idle-wakes'
-import type { IdleNext } from './schedule'
 
 export const initiativePart: PartPlugin<InitiativeConfig, IdleWakes> = {
   name: 'initiative',
@@ -18,15 +16,4 @@ export const initiativePart: PartPlugin<InitiativeConfig, IdleWakes> = {
       request: (channel, req) => scope.request(channel, req),
     })
   },
-}
-
-/** The idle wakes among a runtime's parts, if on (until the runtime's typed lookup: runtime.part(initiativePart)). */
-export function initiativeIn(parts: readonly RuntimePart[]): IdleWakes | undefined {
-  return parts.find((p): p is IdleWakes => p.name === initiativePart.name)
-}
-
-/** Conversation statuses with their next idle wake, where the part is on. */
-export function annotateIdle<S extends { key: string }>(parts: readonly RuntimePart[], statuses: S[]): (S & { idle?: IdleNext })[] {
-  const part = initiativeIn(parts)
-  return part ? statuses.map(s => ({ ...s, idle: part.next(s.key) })) : statuses
 }

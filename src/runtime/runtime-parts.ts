@@ -20,7 +20,8 @@ import type { RuntimeView } from '../tools/types'
 import { outboundElements, type OutboundElements } from '../tools/outbound'
 import type { Entry } from '../history/entries'
 import { initiativePart } from '../initiative/part'
-export { annotateIdle } from '../initiative/part'
+import type { IdleWakes } from '../initiative/idle-wakes'
+import type { IdleNext } from '../initiative/schedule'
 import { voicePart, type VoicePart } from '../voice/part'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
@@ -104,6 +105,17 @@ function scopeFor(plugin: PartPlugin<any, any>, d: PartsDeps, made: Map<PartPlug
     part: p => made.get(p) as any,
     parts: () => all,
   }
+}
+
+/** The idle wakes among a runtime's parts, if on (the part set's typed lookup replaces this). */
+export function initiativeIn(parts: readonly RuntimePart[]): IdleWakes | undefined {
+  return parts.find((p): p is IdleWakes => p.name === initiativePart.name)
+}
+
+/** Conversation statuses with their next idle wake, where the part is on (the parts' `status` replaces this). */
+export function annotateIdle<S extends { key: string }>(parts: readonly RuntimePart[], statuses: S[]): (S & { idle?: IdleNext })[] {
+  const part = initiativeIn(parts)
+  return part ? statuses.map(s => ({ ...s, ...part.status(s.key) })) : statuses
 }
 
 /** Starts each part in turn once the runtime holds its home; one that fails stops those started and the start fails. */
