@@ -110,7 +110,9 @@ export class IdleWakes implements RuntimePart {
       this.file.changed()
     }
     if (s.due !== undefined && s.due < now) s.due = nextOpening(now, this.rules.hours, this.rules.zone)
+    // one string for every state (a few bytes each, not one copy per conversation)
     if (s.due !== undefined) s.rules = this.drawnUnder
+    else delete s.rules
   }
 
   appended(key: string, entries: readonly Entry[]): void {
