@@ -78,9 +78,14 @@ export interface PartScope<C> {
   append(conversation: string, entries: Entry[]): Promise<void>
   /** asks for a turn of `channel`'s conversation; PartStopped after stop */
   request(channel: string, req: PartTurnRequest): Promise<void>
+  /** the conversation `channel` belongs to (cross mode: one for every channel) */
+  conversationOf(channel: string): string
   /** whether the mind may not speak in `channel` now (muted, paused: SPEC §19) */
   muted(channel: string): boolean
-  /** a part listed before this one, made for this runtime; undefined when it is off */
+  /**
+   * the part `plugin` made for this runtime; undefined when it is off. In `create` only the parts
+   * listed before this one are made; a later one is looked up when it is used (start, a hook)
+   */
   part<P>(plugin: PartPlugin<any, P>): P | undefined
   /** every part of the runtime, this one's later siblings included (read at call time, not in `create`) */
   parts(): readonly RuntimePart[]

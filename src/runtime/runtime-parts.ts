@@ -49,6 +49,7 @@ export interface PartsDeps {
   request(channel: string, req: PartTurnRequest): Promise<void>
   /** the runtime stopped: the scopes' ports refuse */
   stopped(): boolean
+  conversationOf(channel: string): string
 }
 
 export interface RuntimeParts {
@@ -102,6 +103,7 @@ function scopeFor(plugin: PartPlugin<any, any>, d: PartsDeps, made: Map<PartPlug
     append: async (key, entries) => { refuse('append'); await d.append(key, entries) },
     request: async (channel, req) => { refuse('a turn request'); await d.request(channel, req) },
     muted: channel => d.muted(channel),
+    conversationOf: channel => d.conversationOf(channel),
     part: p => made.get(p) as any,
     parts: () => all,
   }

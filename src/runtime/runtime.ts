@@ -98,7 +98,7 @@ export class Runtime {
     const parts = runtimeParts({ view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, botName: o.botName,
       history: l => this.history(l), recalled: (ch, id) => this.presence.wasRecalled(ch, id), platform: o.platform, muted: ch => this.presence.isMuted(ch),
       append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)), request: (ch, req) => this.requestTurn(ch, req),
-      stopped: () => this.stopped })
+      stopped: () => this.stopped, conversationOf: ch => this.conversationKey(ch) })
     ;({ memory: this.memory, recall: this.recall, stickers: this.stickers, voice: this.voice, all: this.parts } = parts)
     const side = this.conversationSide(parts.elements)
     this.conversations = new Conversations({ make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded })

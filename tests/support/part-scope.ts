@@ -29,6 +29,7 @@ export function partScope<C>(plugin: PartPlugin<C, any>, home: string, config: P
     append: async (key, entries) => { scope.appended.push([key, entries]) },
     request: async (channel, req) => { scope.requested.push([channel, req]) },
     muted: () => false,
+    conversationOf: channel => channel,
     part: <P>(): P | undefined => undefined,
     parts: () => [],
   }
