@@ -2,7 +2,7 @@
 // section and how it is made from a narrow scope. The runtime makes every part of the list in
 // src/runtime/part-list.ts with `create` (no I/O there), starts them once it holds its home, and
 // stops them before its conversations; nothing else names a part.
-import type Schema from 'schemastery'
+import type { ConfigSection } from '../config/section'
 import type { Entry } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
@@ -14,29 +14,10 @@ import type { Logger } from '../util/logger'
 import type { PartPlatform } from './platform'
 import type { RuntimePart } from './runtime-part'
 
-/** What a field's check may look at beyond its value: the config's other sections (a field naming a model). */
-export interface SectionContext {
-  /** whether `id` is a model of the config's `models` that passed its checks */
-  hasModel(id: string): boolean
-}
+export type { FieldCheck, SectionContext } from '../config/section'
 
-/** A check of one field: why the value is bad, or undefined. */
-export type FieldCheck = (value: unknown, context: SectionContext) => string | undefined
-
-/**
- * A part's section of a profile (`profiles[].<key>`). One checking style: a bad field is reported
- * with its path and replaced by its default; the profile still starts.
- */
-export interface PartSection<C> {
-  /** the profile's field, e.g. 'stickers' */
-  readonly key: string
-  /** the section when the profile has none, and each field's fallback */
-  readonly default: C
-  /** the console form of the section, with its zh-CN and en-US texts (`.i18n`) */
-  schema(): Schema<any, C>
-  /** dotted paths inside the section → their checks */
-  readonly checks?: Readonly<Record<string, FieldCheck>>
-}
+/** A part's section of a profile: declared in config/section.ts, below the parts. */
+export type PartSection<C> = ConfigSection<C>
 
 /** A turn a part asks for (an idle wake, a reminder): the attention policies decide when, as for a wait. */
 export interface PartTurnRequest {
