@@ -17,7 +17,8 @@ import type { CallPort } from '../model/calls'
 import type { StickerLibrary } from '../stickers/library'
 import { stickersPart } from '../stickers/part'
 import type { RuntimeView } from '../tools/types'
-import { outboundElements, type OutboundElements } from '../tools/outbound'
+import type { OutboundElements } from '../tools/outbound'
+import { outboundOf } from '../part/outbound-of'
 import type { Entry } from '../history/entries'
 import { initiativePart } from '../initiative/part'
 import type { IdleWakes } from '../initiative/idle-wakes'
@@ -85,8 +86,7 @@ export function runtimeParts(d: PartsDeps): RuntimeParts {
     if (part) made.set(plugin, part)
     if (part) all.push(part)
   }
-  const tags = PLUGINS.flatMap(p => p.outbound ?? [])
-  const elements = outboundElements(tags, all.flatMap(p => p.outbound?.() ?? []))
+  const elements = outboundOf(PLUGINS, all)
   const voice = made.get(voicePart) as VoicePart | undefined
   return { memory, recall, stickers: (made.get(stickersPart) as { library?: StickerLibrary } | undefined)?.library, voice, elements, all }
 }
