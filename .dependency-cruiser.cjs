@@ -19,8 +19,10 @@ const NAMED_LAYERS = [
   ['tools'],
   ['part'],
   ['people'],
-  ['memory', 'tool-search', 'attention', 'mcp', 'stickers', 'voice', 'initiative', 'presence'],
+  ['memory', 'tool-search', 'attention', 'mcp', 'voice', 'initiative', 'presence'],
   ['recall'],
+  // the sticker section says whether search finds the others (recall's part)
+  ['stickers'],
   ['inbound'],
   ['history-pull'],
   ['runtime'],

@@ -3,9 +3,9 @@
 // states each with a timer of its own (the naive scheduler), after a gc() each.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_INITIATIVE } from '../src/config/defaults'
+import { DEFAULT_INITIATIVE } from '../src/initiative/config'
 import type { Entry } from '../src/history/entries'
-import { InitiativePart } from '../src/initiative/part'
+import { IdleWakes } from '../src/initiative/idle-wakes'
 import { afterHuman, nextIdleAt, rulesOf } from '../src/initiative/schedule'
 import { systemClock } from '../src/util/clock'
 import { report } from './measure'
@@ -24,11 +24,11 @@ async function main() {
   const home = await mkdtemp(join(tmp, 'initiative-'))
   const now = Date.now()
   const before = used()
-  const part = new InitiativePart({
+  const part = new IdleWakes({
     config, home, bot: 'onebot:1', clock: systemClock, logger: quiet, random: Math.random,
     proactive: () => true, muted: () => false, request: async () => {},
   })
-  await part.loaded
+  await part.start()
   for (let i = 0; i < COUNT; i++) part.appended(`group:${i}`, [fact(i, now)])
   const scheduled = [...Array(COUNT).keys()].filter(i => 'at' in part.next(`group:${i}`)).length
   const ours = used() - before

@@ -14,6 +14,7 @@ import { AssetStore, type Fetcher } from '../src/resources/schemes/asset-store'
 import { httpGet } from '../src/resources/schemes/http-fetch'
 import { systemClock } from '../src/util/clock'
 import { Hearing } from '../src/voice/hearing'
+import type { VoiceConfig } from '../src/voice/config'
 import { decodeSilk } from '../src/voice/silk'
 import { pcmToWav } from '../src/voice/wav'
 import { median, now, report } from './measure'
@@ -68,7 +69,7 @@ async function main() {
     const dir = await mkdtemp(join(tmp, 'voice-'))
     const assets = new AssetStore(dir, fetcher)
     let heard = 0
-    const hearing = new Hearing({ config: config.profiles[0].voice!, assets, calls, clock: systemClock, logger: quiet, append: async () => { heard++ } })
+    const hearing = new Hearing({ config: config.profiles[0].voice as VoiceConfig, assets, calls, clock: systemClock, logger: quiet, append: async () => { heard++ } })
     const timer = sample && setInterval(sample, 10)
     for (let i = 0; i < count; i++) {
       const id = await assets.register(`${origin(media)}/${what === 'image' ? 'img' : 'ptt'}/${++n}?rkey=x`, {}, { fetchNow: true })

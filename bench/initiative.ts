@@ -4,11 +4,11 @@
 // 10,000 conversations with an idle wake scheduled each (bench/child-initiative.ts).
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_INITIATIVE } from '../src/config/defaults'
+import { DEFAULT_INITIATIVE } from '../src/initiative/config'
 import type { Entry } from '../src/history/entries'
 import { inside } from '../src/initiative/active-hours'
 import { dayOf } from '../src/util/day'
-import { InitiativePart } from '../src/initiative/part'
+import { IdleWakes } from '../src/initiative/idle-wakes'
 import { rulesOf } from '../src/initiative/schedule'
 import { child, type Mode, type Row } from './measure'
 import { seededRandom } from './seeded-random'
@@ -27,13 +27,13 @@ async function month(dir: string): Promise<{ wakes: number[]; perDayMax: number;
   const config = { ...DEFAULT_INITIATIVE, enabled: true, timezone: ZONE }
   const rules = rulesOf(config)
   const wakes: number[] = []
-  const part = new InitiativePart({
+  const part = new IdleWakes({
     config, home: dir, bot: 'onebot:1', clock, logger: quiet, random: rnd,
     proactive: () => true, muted: () => false,
     // the mind stays silent at every idle wake (the harshest case for backoff and the caps)
     request: async () => { wakes.push(clock.now()) },
   })
-  await part.loaded
+  await part.start()
   let n = 0
   const say = () => {
     const at = clock.now()

@@ -25,6 +25,8 @@ export interface TurnStart {
   late?: boolean
   /** cross mode: the private chat this turn is held in (one that woke an earlier turn held elsewhere, SPEC §22) */
   chat?: string
+  /** a part's turn, looked at again when it actually starts: false, it does not (an idle wake queued behind a turn the bot answered in) */
+  wanted?(): boolean
 }
 
 export interface GateDeps {

@@ -35,15 +35,6 @@ export const DEFAULT_TRIM_TO = 0.5
 /** SPEC §19 "History after downtime" */
 export const DEFAULT_HISTORY: Readonly<import('./types').HistoryConfig> = { pull: true, pullMax: 50, pullMaxAgeHours: 24 }
 
-export const DEFAULT_STICKER_LEARN: Readonly<import('./types').StickerLearnConfig> = { enabled: false, groups: [], seenTimes: 3, windowMinutes: 30, perDay: 20 }
-export const DEFAULT_VOICE: Readonly<import('./types').VoiceConfig> = { stt: '', tts: '', ttsVoice: '', maxSeconds: 60, maxChars: 300 }
-export const DEFAULT_STICKERS: Readonly<import('./types').StickersConfig> = {
-  enabled: false, dir: '', maxPerTurn: 1, offer: 24, learn: DEFAULT_STICKER_LEARN,
-}
-export const DEFAULT_INITIATIVE: Readonly<import('./types').InitiativeConfig> = {
-  enabled: false, idleMinutes: 240, backoff: 2, maxIdleMinutes: 1440, jitter: 0.1, activeHours: '09:00-23:00', timezone: '', perDay: 2, stopAfterUnanswered: 2,
-}
-
 /** SPEC §22: the one day's zone ('' : the host's) */
 export const DEFAULT_BUDGETS: Readonly<import('./types').BudgetsConfig> = { timezone: '' }
 

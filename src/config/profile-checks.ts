@@ -6,10 +6,9 @@ import {
   fallBack, fraction, isBoolean, knownModelOrNone, nonEmptyString, nonNegative, optional, positive, positiveInt, share, wholeNonNegative, type Report,
 } from './checks'
 import {
-  DEFAULT_ATTACHMENT, DEFAULT_CONTEXT, DEFAULT_HISTORY, DEFAULT_INITIATIVE, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS,
-  DEFAULT_STICKERS, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TYPING, DEFAULT_VOICE,
+  DEFAULT_ATTACHMENT, DEFAULT_CONTEXT, DEFAULT_HISTORY, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS,
+  DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TYPING,
 } from './defaults'
-import { INITIATIVE_CHECKS } from './initiative-checks'
 import type { ConfigSection, FieldCheck, SectionContext } from './section'
 import type { ProfileConfig } from './types'
 
@@ -18,13 +17,6 @@ export type Stop = (path: string, message: string) => void
 
 /** The core's own sections: checked as the parts' are, but their form is the core schema's. */
 type CoreSection = Pick<ConfigSection<unknown>, 'key' | 'default' | 'checks'>
-
-const anyString = (what: string): FieldCheck => v => typeof v === 'string' ? undefined : `must be ${what}`
-const stringList = (what: string): FieldCheck => v => Array.isArray(v) && v.every(g => typeof g === 'string') ? undefined : `must be a list of ${what}`
-
-/** `voice.stt` and `voice.tts` name speech models ('vits': Koishi's service); an unknown one turns its side off. */
-const speechModel = (vits: boolean): FieldCheck => (v, c) => typeof v !== 'string' ? 'must be a model id or empty'
-  : !v || c.hasModel(v) || (vits && v === 'vits') ? undefined : `names unknown model "${v}"${vits ? " (or write 'vits' for Koishi's vits service)" : ''}`
 
 const CORE: CoreSection[] = [
   {
@@ -52,23 +44,6 @@ const CORE: CoreSection[] = [
     },
   },
   { key: 'history', default: DEFAULT_HISTORY, checks: { pull: isBoolean, pullMax: wholeNonNegative, pullMaxAgeHours: positive } },
-  // stickers, voice and initiative until their folders bring their sections (issue 37, slice A2)
-  {
-    key: 'stickers', default: DEFAULT_STICKERS,
-    checks: {
-      enabled: isBoolean, dir: anyString('a folder path or empty'), maxPerTurn: wholeNonNegative, offer: wholeNonNegative,
-      'learn.enabled': isBoolean, 'learn.groups': stringList('claim patterns'), 'learn.seenTimes': wholeNonNegative,
-      'learn.windowMinutes': positive, 'learn.perDay': wholeNonNegative,
-    },
-  },
-  {
-    key: 'voice', default: DEFAULT_VOICE,
-    checks: {
-      stt: speechModel(false), tts: speechModel(true), ttsVoice: anyString('a voice name or empty'),
-      maxSeconds: positive, maxChars: positiveInt,
-    },
-  },
-  { key: 'initiative', default: DEFAULT_INITIATIVE, checks: INITIATIVE_CHECKS },
 ]
 
 /** What stops the profile: no id, an unknown model, no claim or a bad claim pattern. */

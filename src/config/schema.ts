@@ -3,8 +3,8 @@
 import { Schema } from 'koishi'
 import { PROVIDERS, type CodemodeLimits, type Config } from './types'
 import {
-  DEFAULT_ATTACHMENT, DEFAULT_CODEMODE, DEFAULT_CONTEXT, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS, DEFAULT_STICKER_LEARN, DEFAULT_STICKERS,
-  DEFAULT_VOICE, DEFAULT_INITIATIVE, DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TYPING, DEFAULT_BUDGETS,
+  DEFAULT_ATTACHMENT, DEFAULT_CODEMODE, DEFAULT_CONTEXT, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS,
+  DEFAULT_TIMING, DEFAULT_TOOLS, DEFAULT_TYPING, DEFAULT_BUDGETS,
 } from './defaults'
 import type { ConfigSection } from './section'
 
@@ -115,37 +115,6 @@ const profileOf = (sections: readonly ConfigSection<unknown>[]) => Schema.object
   maxSteps: Schema.number().default(DEFAULT_MAX_STEPS),
   strayText: Schema.union(['remind', 'send', 'drop']).default('remind'),
   mcp: Schema.array(Schema.string()).role('table').default([]),
-  stickers: Schema.object({
-    enabled: Schema.boolean().default(DEFAULT_STICKERS.enabled),
-    dir: Schema.string().default(DEFAULT_STICKERS.dir),
-    maxPerTurn: Schema.number().default(DEFAULT_STICKERS.maxPerTurn),
-    offer: Schema.number().default(DEFAULT_STICKERS.offer),
-    learn: Schema.object({
-      enabled: Schema.boolean().default(DEFAULT_STICKER_LEARN.enabled),
-      groups: Schema.array(Schema.string()).role('table').default([]),
-      seenTimes: Schema.number().default(DEFAULT_STICKER_LEARN.seenTimes),
-      windowMinutes: Schema.number().default(DEFAULT_STICKER_LEARN.windowMinutes),
-      perDay: Schema.number().default(DEFAULT_STICKER_LEARN.perDay),
-    }),
-  }),
-  voice: Schema.object({
-    stt: Schema.string().default(DEFAULT_VOICE.stt),
-    tts: Schema.string().default(DEFAULT_VOICE.tts),
-    ttsVoice: Schema.string().default(DEFAULT_VOICE.ttsVoice),
-    maxSeconds: Schema.number().default(DEFAULT_VOICE.maxSeconds),
-    maxChars: Schema.number().default(DEFAULT_VOICE.maxChars),
-  }),
-  initiative: Schema.object({
-    enabled: Schema.boolean().default(DEFAULT_INITIATIVE.enabled),
-    idleMinutes: Schema.number().default(DEFAULT_INITIATIVE.idleMinutes),
-    backoff: Schema.number().default(DEFAULT_INITIATIVE.backoff),
-    maxIdleMinutes: Schema.number().default(DEFAULT_INITIATIVE.maxIdleMinutes),
-    jitter: Schema.number().default(DEFAULT_INITIATIVE.jitter),
-    activeHours: Schema.string().default(DEFAULT_INITIATIVE.activeHours),
-    timezone: Schema.string().default(DEFAULT_INITIATIVE.timezone),
-    perDay: Schema.number().default(DEFAULT_INITIATIVE.perDay),
-    stopAfterUnanswered: Schema.number().default(DEFAULT_INITIATIVE.stopAfterUnanswered),
-  }),
   tools: Schema.object({
     searchAbove: Schema.number().default(DEFAULT_TOOLS.searchAbove),
   }),

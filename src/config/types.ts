@@ -152,12 +152,6 @@ export interface ProfileConfig {
   tools?: ToolsConfig
   /** messages said while the bot was away, fetched from the platform (SPEC §19); absent: DEFAULT_HISTORY */
   history?: HistoryConfig
-  /** the sticker library the mind sends from (SPEC §19) */
-  stickers?: StickersConfig
-  /** hearing and speaking (SPEC §20); absent: DEFAULT_VOICE (off) */
-  voice?: VoiceConfig
-  /** idle wakes (SPEC §21); absent: DEFAULT_INITIATIVE (off) */
-  initiative?: InitiativeConfig
   /**
    * the sections the parts bring (memory, people, recall, …: each part's config.ts), checked when
    * the config is read; a part reads its own as its scope's config
@@ -166,40 +160,6 @@ export interface ProfileConfig {
 }
 
 /** Idle wakes (SPEC §21, docs/initiative.md): a turn of a conversation gone quiet, bounded by hours, a day's count, silence. */
-export interface InitiativeConfig {
-  enabled: boolean
-  /** the first idle wake this long after the last human message (its platform time) */
-  idleMinutes: number
-  /** each unanswered idle wake multiplies the wait (>= 1) ... */
-  backoff: number
-  /** ... up to this */
-  maxIdleMinutes: number
-  /** the wait is drawn within ±this share of itself */
-  jitter: number
-  /** 'HH:MM-HH:MM' local time of `timezone`, may wrap midnight ('20:00-02:00') */
-  activeHours: string
-  /** IANA name; '': the host's */
-  timezone: string
-  /** idle wakes per conversation per local day */
-  perDay: number
-  /** then none until a human writes */
-  stopAfterUnanswered: number
-}
-
-/** Voice (SPEC §20): speech models are `models` entries of OpenAI-compatible servers. */
-export interface VoiceConfig {
-  /** a model id (/v1/audio/transcriptions); '': voice messages are not transcribed */
-  stt: string
-  /** a model id (/v1/audio/speech), or 'vits' (Koishi's vits service); '': the mind does not speak */
-  tts: string
-  /** the voice (speaker) the TTS model takes; '' : the server's default ('alloy' for OpenAI) */
-  ttsVoice: string
-  /** longer voice messages are not transcribed */
-  maxSeconds: number
-  /** longer <voice> text is sent as text */
-  maxChars: number
-}
-
 /** History after downtime (SPEC §19): fetched when a runtime starts, its bot comes online, a conversation's first message since. */
 export interface HistoryConfig {
   pull: boolean
@@ -259,26 +219,3 @@ export interface BudgetsConfig {
   timezone: string
 }
 
-/** The sticker library (SPEC §19): image files with optional label files, shared by a profile's runtimes. */
-export interface StickersConfig {
-  enabled: boolean
-  /** a folder of images shared by the profile's runtimes; '' : <home>/local/stickers/ */
-  dir: string
-  /** stickers one turn may send; more are dropped and reported */
-  maxPerTurn: number
-  /** stickers named in the system prompt (the rest: search) */
-  offer: number
-  learn: StickerLearnConfig
-}
-
-export interface StickerLearnConfig {
-  enabled: boolean
-  /** claim patterns of the groups where stickers are collected */
-  groups: string[]
-  /** the same image seen this often ... */
-  seenTimes: number
-  /** ... within this window */
-  windowMinutes: number
-  /** at most this many learned per group a day */
-  perDay: number
-}

@@ -1,11 +1,11 @@
 // The voices a send_message call delivered (SPEC §20), for the console page: the result lists their
 // assets in order (`voices`), the call's input holds their words (`<voice>words</voice>`). A voice
-// sent as text instead is in `dropped` (as send-voice.ts shows it) and has no asset: it is skipped.
+// sent as text instead is in `dropped` (as tools/send-outbound.ts shows it) and has no asset: it is skipped.
 import h from '@satorijs/element'
 import { visibleText } from '../util/elements'
 import type { SentVoice } from './types'
 
-/** as tools/send-voice.ts writes a dropped voice's `src` */
+/** as tools/send-outbound.ts writes a dropped voice's `src` */
 const shown = (words: string) => `<voice>${words.length > 80 ? `${words.slice(0, 80)}…` : words}</voice>`
 
 function voiceWords(els: h[], message: number, out: { words: string; message: number }[]): void {

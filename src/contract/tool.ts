@@ -93,8 +93,8 @@ export interface TurnState {
    * or none): nothing private is shown and nothing written is private.
    */
   readonly chat?: TurnChat
-  /** Stickers delivered this turn: send_message holds them to `stickers.maxPerTurn` (SPEC §19). */
-  stickersSent?: number
+  /** Elements of parts delivered this turn, by tag: send_message holds each capped one to its part's cap (`stickers.maxPerTurn`, SPEC §19). */
+  elementsSent?: Record<string, number>
   /** When the last message of this turn went out (ms); typing credit counts from here. */
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */

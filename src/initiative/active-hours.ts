@@ -1,6 +1,6 @@
 // Whether an instant is inside `activeHours` (SPEC §21) in a zone, and the next opening when it is
 // not. The wall clock of the zone is util/day.ts's, DST-correct (docs/initiative.md).
-import type { HoursWindow } from '../config/initiative-checks'
+import type { HoursWindow } from './config'
 import { instantOf, wallOf, type Wall } from '../util/day'
 
 const MINUTE = 60_000

@@ -1,7 +1,6 @@
 // When a conversation gone quiet gets its next idle wake (SPEC §21): pure, over the state the part
 // keeps per conversation, so the rules are tested without a runtime (docs/initiative.md).
-import type { InitiativeConfig } from '../config/types'
-import { parseActiveHours, type HoursWindow } from '../config/initiative-checks'
+import { parseActiveHours, type HoursWindow, type InitiativeConfig } from './config'
 import { dayOf, nextDay } from '../util/day'
 import { nextOpening } from './active-hours'
 
@@ -26,6 +25,8 @@ export interface IdleState {
   today: number
   /** the next idle wake as drawn (jitter included), kept so it does not move at each look */
   due?: number
+  /** the rules `due` was drawn under (rulesKey): other rules after a reload draw it again */
+  rules?: string
 }
 
 /** Why no idle wake is scheduled: a code the console words in its own language, and the reason in English (status, the log). */
@@ -48,6 +49,11 @@ export function rulesOf(config: InitiativeConfig, dayZone = ''): IdleRules {
   // validate.ts replaced a bad window by the default; this stands in for a config built by hand
   return { config, hours: typeof hours === 'string' ? { start: 9 * 60, end: 23 * 60 } : hours,
     zone: config.timezone || dayZone, dayZone }
+}
+
+/** What a drawn wake depends on, as one string: a stored wake drawn under other rules is drawn again. */
+export function rulesKey(c: InitiativeConfig, dayZone = ''): string {
+  return JSON.stringify([c.activeHours, c.timezone, dayZone, c.idleMinutes, c.backoff, c.maxIdleMinutes, c.jitter, c.perDay, c.stopAfterUnanswered])
 }
 
 /** The wait before the next idle wake, before jitter: idleMinutes × backoff^unanswered, at most maxIdleMinutes. */

@@ -7,6 +7,7 @@ import type { Entry } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
 import type { TextCache } from '../resources/text'
+import type { OutboundTag } from '../tools/outbound'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
@@ -23,6 +24,8 @@ export interface PartTurnRequest {
   reason: string
   /** what the mind reads at the turn's start */
   note?: string
+  /** asked when the turn actually starts (it may wait behind a running one): false, it does not start */
+  wanted?(): boolean
 }
 
 /** Thrown by a scope's ports once the runtime stopped: nothing is appended, no turn starts. */
@@ -73,6 +76,8 @@ export interface PartScope<C> {
 export interface PartPlugin<C = unknown, P = RuntimePart> {
   readonly name: string
   readonly section?: PartSection<C>
+  /** the send_message elements it serves (their allow-list entries), declared whether it is on or off; its part serves them */
+  readonly outbound?: readonly OutboundTag[]
   create(scope: PartScope<C>): (P & RuntimePart) | undefined
 }
 

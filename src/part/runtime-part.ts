@@ -4,6 +4,7 @@
 import type { Tool } from '../contract/tool'
 import type { Entry } from '../history/entries'
 import type { ReadScope, SchemeHandler } from '../resources/types'
+import type { OutboundServer } from '../tools/outbound'
 
 /** A part's share of the system prompt: protocol flags it turns on, and a section after the protocol. */
 export interface PromptShare {
@@ -44,6 +45,8 @@ export interface RuntimePart {
   start?(): Promise<void>
   /** URL schemes it serves, registered when the runtime starts */
   schemes?(): SchemeHandler[]
+  /** how it serves the send_message elements its plugin declares (PartPlugin.outbound): `<sticker>`, `<voice>` */
+  outbound?(): readonly OutboundServer[]
   /** built-in tools it adds to every conversation's catalog, after kotodama's own */
   tools?(): Iterable<[string, Tool]>
   /**

@@ -25,9 +25,7 @@ import type { ImageLoader } from './request/image-loader'
 import { toolCatalog } from './tool-catalog'
 import { chatOf } from '../contract/turn-scope'
 import { createToolHost, type HostSide } from './tool-host'
-import { stickerPort } from './sticker-port'
-import type { PortShelf } from './sticker-port'
-import type { VoicePort } from '../tools/types'
+import type { OutboundElements } from '../tools/outbound'
 import type { CodemodeLimits } from '../config/types'
 import type { TurnChat } from '../contract/tool'
 
@@ -53,8 +51,8 @@ export interface ConversationSide {
   calls: ModelCalls
   waits: WaitIndex
   parts: readonly RuntimePart[]
-  /** what send_message may use of the parts: `<sticker name>` (SPEC §19), `<voice>` (§20); each absent when its part is off */
-  send: { stickers?: PortShelf; voice?: VoicePort }
+  /** the elements the parts serve in send_message (`<sticker>`, `<voice>`) */
+  elements: OutboundElements
   history(): HistorySide
   registered(): SearchPlan
   /** other plugins' schemes made again when the registry changed */
@@ -78,8 +76,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     media: (url, signal, scope) => side.resources.bytes(url, signal, scope ?? { conversation: key, ...chatScope(key) }),
     channels: side.channels,
     sendFailed: () => side.usage.recordFailedSend(),
-    ...(side.send.stickers && profile.stickers ? { stickers: stickerPort(side.send.stickers, profile.stickers, side.clock) } : {}),
-    ...(side.send.voice ? { voice: side.send.voice } : {}),
+    elements: side.elements,
   }
   const partTools = () => side.parts.flatMap(p => [...p.tools?.() ?? []])
   return new Conversation({

@@ -5,6 +5,8 @@ import { memoryPart } from '../memory/part'
 import { peoplePart } from '../people/part'
 import { presencePart } from '../presence/part'
 import { recallPart } from '../recall/part'
-import { initiativePart, stickersPart, voicePart } from './interim-parts'
+import { initiativePart } from '../initiative/part'
+import { stickersPart } from '../stickers/part'
+import { voicePart } from '../voice/part'
 
 export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart] as const

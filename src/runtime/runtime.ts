@@ -32,7 +32,7 @@ import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 import { PARTS } from './part-list'
-import { stickersPart, voicePart } from './interim-parts'
+import { outboundOf } from '../part/outbound-of'
 import type { TurnRequest } from './turn-port'
 import type { TurnChat } from '../contract/tool'
 import { conversationKey } from '../claims/channel-key'
@@ -95,7 +95,7 @@ export class Runtime {
       request: (ch, req) => this.requestTurn(ch, req),
     })
     this.parts = this.partSet.all
-    const side = this.conversationSide()
+    const side = this.conversationSide(outboundOf(PARTS, this.parts))
     this.conversations = new Conversations({
       make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded, unloaded: key => this.partSet.unloaded(key),
     })
@@ -115,10 +115,7 @@ export class Runtime {
     return this.parts.some(p => p.muted?.(channel))
   }
 
-  private conversationSide(): ConversationSide {
-    const stickers = this.part(stickersPart)?.library
-    const voice = this.part(voicePart)?.port
-    const send = { ...stickers ? { stickers } : {}, ...voice ? { voice } : {} }
+  private conversationSide(elements: ConversationSide['elements']): ConversationSide {
     const o = this.options
     const judge = o.profile.wake.judge
     return {
@@ -127,7 +124,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.muted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: (key, chat) => this.systemPrompt(key, chat), send,
+      systemPrompt: (key, chat) => this.systemPrompt(key, chat), elements,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))

@@ -4,7 +4,8 @@ import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { ProfileConfig } from '../config/types'
 import type { MediaBytes, ReadScope } from '../resources/types'
-import type { SendTarget, StickerPort, ToolHost, VoicePort } from '../tools/types'
+import type { SendTarget, ToolHost } from '../tools/types'
+import type { OutboundElements } from '../tools/outbound'
 import type { Clock } from '../util/clock'
 import type { ChannelMemory } from './channel-memory'
 import type { Platform } from './types'
@@ -25,10 +26,8 @@ export interface HostSide {
   channels: ChannelMemory
   /** a message the platform refused (the runtime's error count) */
   sendFailed?(): void
-  /** the sticker library, when stickers are on */
-  stickers?: StickerPort
-  /** speech, when voice.tts is set */
-  voice?: VoicePort
+  /** the elements the runtime's parts serve (`<sticker>`, `<voice>`) */
+  elements?: OutboundElements
 }
 
 export interface HostConversation {
@@ -62,8 +61,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
-    ...(side.stickers ? { stickers: side.stickers } : {}),
-    ...(side.voice ? { voice: side.voice } : {}),
+    ...(side.elements ? { elements: side.elements } : {}),
     async deliver(target, content) {
       let ids: string[]
       try {

@@ -47,7 +47,8 @@ export class TurnRunner {
     try {
       while (req && !this.deps.stopped()) {
         this.next = undefined
-        await this.deps.run(req)
+        if (req.wanted?.() === false) this.deps.logger.debug('conversation %s: a %s turn is no longer wanted', this.deps.key, req.reason)
+        else await this.deps.run(req)
         req = this.next
       }
     } catch (e) {

@@ -7,7 +7,6 @@
 // a full queue drops sightings, and the sightings are an LRU of bounded size.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { StickerLearnConfig } from '../config/types'
 import type { Entry, Fact } from '../history/entries'
 import type { CallPort } from '../model/calls'
 import { channelForms } from '../claims/channel-key'
@@ -21,7 +20,7 @@ import { BoundedSet } from '../util/bounded-set'
 import { dayOf } from '../util/day'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
-import type { RuntimeView } from '../tools/types'
+import type { StickerLearnConfig } from './config'
 import { askImage, whyNoAnswer } from '../model/ask-image'
 import { LEARN_QUESTION, learnVerdict } from './learn-check'
 import { MAX_STICKER_BYTES, type StickerLibrary } from './library'
@@ -111,9 +110,10 @@ export class Learner {
     })
   }
 
-  /** Reads the stickers not learned, once the runtime holds its home. */
-  start(): void {
-    void this.rejected.load().then(why => why && this.o.logger.warn('stickers: %s %s', this.rejected.path, why))
+  /** Reads the turned-down hashes: once the runtime holds its home. */
+  async start(): Promise<void> {
+    const why = await this.rejected.load()
+    if (why) this.o.logger.warn('stickers: %s %s', this.rejected.path, why)
   }
 
   /** A conversation appended entries: the images of people's group messages are queued, nothing more. */
@@ -261,12 +261,4 @@ export class Learner {
     await Promise.all([...this.running]).catch(() => {})
     await this.rejected.stop()
   }
-}
-
-/** The runtime's learner, when `stickers.learn.enabled` (otherwise nothing is hashed or counted). */
-export function learnerOf(view: RuntimeView, library: StickerLibrary, d: { clock: Clock; calls: CallPort }): Learner | undefined {
-  const config = view.profile.stickers?.learn
-  if (!config?.enabled) return undefined
-  const { assets, logger, home, timezone: zone } = view
-  return new Learner({ library, config, assets, model: view.profile.attachment.visionModel, calls: d.calls, clock: d.clock, logger, home, zone })
 }

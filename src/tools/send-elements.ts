@@ -4,6 +4,7 @@
 // per element type and message. One walk of the tree, on the hot path of every send.
 import h from '@satorijs/element'
 import { clip } from '../util/clip'
+import type { OutboundElements } from './outbound'
 import TABLE from './send-elements.yml'
 
 export interface Dropped { src: string; code: string; message: string }
@@ -21,8 +22,11 @@ const MARKUP_CHARS = /[<&\n]/
 interface Removal { src: string; code: string; count: number; why: (count: number) => string }
 type Refusal = { key: string; removal: () => Removal }
 
-/** One message of the model, parsed into the elements that may reach the adapter. */
-export function readMessage(raw: string, dropped: Dropped[]): h[] {
+/** The attributes the parts' elements keep (`<sticker name>`), beside the table's. */
+type PartTags = Pick<OutboundElements, 'attrs'>
+
+/** One message of the model, parsed into the elements that may reach the adapter (and the parts' elements). */
+export function readMessage(raw: string, dropped: Dropped[], parts?: PartTags): h[] {
   // no tag, entity or line break: what the parser would make of it is the text itself (a send's usual case)
   if (!MARKUP_CHARS.test(raw)) return raw ? [h.text(raw)] : []
   let parsed: h[]
@@ -38,12 +42,12 @@ export function readMessage(raw: string, dropped: Dropped[]): h[] {
     return [h.text(h.unescape(raw.replace(MARKUP, '')))]
   }
   const removed = new Map<string, Removal>()
-  const out = walk(parsed, 0, removed)
+  const out = walk(parsed, 0, removed, parts)
   for (const r of removed.values()) dropped.push({ src: r.src, code: r.code, message: r.why(r.count) })
   return out
 }
 
-function walk(nodes: h[], depth: number, removed: Map<string, Removal>): h[] {
+function walk(nodes: h[], depth: number, removed: Map<string, Removal>, parts: PartTags | undefined): h[] {
   const out: h[] = []
   // what is unwrapped goes on a stack, not into recursion: 10,000 nested unknown elements cost no stack
   const todo = nodes.slice().reverse()
@@ -53,7 +57,7 @@ function walk(nodes: h[], depth: number, removed: Map<string, Removal>): h[] {
       out.push(el)
       continue
     }
-    const allowed = ALLOWED.get(el.type)
+    const allowed = ALLOWED.get(el.type) ?? parts?.attrs(el.type)
     const refusal = allowed ? refused(el) : { key: el.type, removal: () => unsupported(el) }
     if (refusal || (depth >= MAX_DEPTH && el.children?.length)) {
       // the same refusal again in one message counts in its first report
@@ -63,7 +67,7 @@ function walk(nodes: h[], depth: number, removed: Map<string, Removal>): h[] {
       for (let i = (el.children?.length ?? 0) - 1; i >= 0; i--) todo.push(el.children[i])
       continue
     }
-    out.push(h(el.type, kept(el.attrs, allowed), el.children?.length ? walk(el.children, depth + 1, removed) : []))
+    out.push(h(el.type, kept(el.attrs, allowed), el.children?.length ? walk(el.children, depth + 1, removed, parts) : []))
   }
   return out
 }

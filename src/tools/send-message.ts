@@ -10,8 +10,7 @@ import { readMessage, type Dropped } from './send-elements'
 import DESCRIPTION from './send-message.txt'
 import { checkRefs } from './send-refs'
 import { resolveSources } from './send-sources'
-import { resolveStickers } from './send-stickers'
-import { resolveVoices } from './send-voice'
+import { outboundBudget, outboundSent, resolveOutbound, type OutboundOutcome } from './send-outbound'
 import { turnScope } from '../contract/turn-scope'
 
 const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
@@ -73,9 +72,9 @@ function pickTarget(input: SendMessageInput, host: ToolHost): SendTarget {
 }
 
 export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMessageResult> {
-  const cap = host.stickers?.maxPerTurn ?? 0
+  const lines = host.elements?.lines ?? []
   return {
-    description: prose(DESCRIPTION, { cross: host.mode === 'cross', stickers: cap > 0, voice: !!host.voice }, { stickerCap: cap }),
+    description: prose(DESCRIPTION, { cross: host.mode === 'cross', parts: lines.length > 0 }, { parts: lines.join('\n') }),
     program: { output: RESULT_TYPE },
     inputSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls
@@ -103,7 +102,7 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     // Parse and resolve everything first: bad input fails before anything is sent.
     const prepared = await prepare(input, ctx, host, target, dropped)
     for (let n = 0; n < prepared.length; n++) {
-      const { content, text, at, stickers, speechMs, spoken } = prepared[n]
+      const { content, text, at, outbound, speechMs, spoken } = prepared[n]
       index = at
       // a voice message's pause is its speech: the time it takes to say it
       let delay = speechMs || typingDelay(text, host.typing, () => host.random())
@@ -125,9 +124,8 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       sent.push(...(ids ?? []))
       voices.push(...spoken)
       ctx.turn.lastSpokeAt = host.now()
-      // a sticker counts against the turn's cap, and as used, once it is in the chat
-      if (stickers.length) ctx.turn.stickersSent = (ctx.turn.stickersSent ?? 0) + stickers.length
-      for (const name of stickers) host.stickers?.sent(name)
+      // a part's element counts against the turn's cap, and as used (a sticker's uses), once it is in the chat
+      outboundSent(outbound, ctx.turn)
       ctx.progress?.(n + 1)
     }
     return { ok: true, ids: sent, ...dropped.length ? { dropped } : {}, ...voices.length ? { voices } : {} }
@@ -145,7 +143,7 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
   }
 }
 
-interface Prepared { content: string; text: string; at: number; stickers: string[]; speechMs: number; spoken: string[] }
+interface Prepared { content: string; text: string; at: number; outbound: Pick<OutboundOutcome, 'tags' | 'sent'>; speechMs: number; spoken: string[] }
 
 /**
  * Every message parsed, its references checked, its stickers and media resolved. A message left
@@ -154,27 +152,27 @@ interface Prepared { content: string; text: string; at: number; stickers: string
  */
 async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost, target: SendTarget, dropped: Dropped[]): Promise<Prepared[]> {
   const prepared: Prepared[] = []
-  const budget = { left: Math.max(0, (host.stickers?.maxPerTurn ?? 0) - (ctx.turn.stickersSent ?? 0)) }
+  const budget = outboundBudget(host.elements, ctx.turn)
+  const send = { bot: target.bot, signal: ctx.signal }
   for (let index = 0; index < input.messages.length; index++) {
     try {
       const raw = input.messages[index]
-      const parsed = input.mode === 'text' ? [h.text(raw)] : readMessage(raw, dropped)
+      const parsed = input.mode === 'text' ? [h.text(raw)] : readMessage(raw, dropped, host.elements)
       const refs = input.mode === 'text' ? undefined : host.refs?.(target)
-      const stickers = await resolveStickers(refs ? checkRefs(parsed, refs, dropped) : parsed, host.stickers, budget, dropped)
-      const voices = await resolveVoices(stickers.elements, host.voice, target.bot, dropped, ctx.signal)
-      const elements = await resolveSources(voices.elements, host, dropped, ctx.signal, turnScope(ctx.turn))
-      if (isEmpty(elements) && stickers.lastDropped) {
-        stickers.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
+      const outbound = await resolveOutbound(refs ? checkRefs(parsed, refs, dropped) : parsed, host.elements, budget, send, dropped)
+      const elements = await resolveSources(outbound.elements, host, dropped, ctx.signal, turnScope(ctx.turn))
+      if (isEmpty(elements) && outbound.lastDropped) {
+        outbound.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
         continue
       }
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
-      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, stickers: stickers.picked,
-        speechMs: Math.round(voices.seconds * 1000), spoken: voices.urls })
+      prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, outbound,
+        speechMs: Math.round(outbound.seconds * 1000), spoken: outbound.urls })
     } catch (e: any) {
       throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
     }
   }
-  if (!prepared.length) throw new SendError('InvalidMessage', 'nothing to send: every message was only stickers that were left out (see dropped)')
+  if (!prepared.length) throw new SendError('InvalidMessage', 'nothing to send: every message held only elements that were left out (see dropped)')
   return prepared
 }
 

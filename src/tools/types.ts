@@ -11,6 +11,7 @@ import type { Logger } from '../util/logger'
 import type { ReadScope, SchemeHandler } from '../resources/types'
 import type { Tool, WaitDeclaration } from '../contract/tool'
 import type { SendRefs } from './send-refs'
+import type { OutboundElements } from './outbound'
 
 /** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
 export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
@@ -54,37 +55,6 @@ export interface ResolvedMedia {
   filename?: string
 }
 
-/** A sticker `<sticker name>` asks for, or why it cannot go out (`code`: unknown_sticker …). */
-export type StickerPick =
-  | { name: string; data: Buffer; mediaType: string }
-  | { dropped: { code: string; message: string } }
-
-/** The sticker library as send_message sees it (SPEC §19); the runtime implements it over its shelf. */
-export interface StickerPort {
-  /** stickers one turn may send (`stickers.maxPerTurn`): code enforces it, the model only proposes */
-  readonly maxPerTurn: number
-  /** why `name` cannot be sent (unknown, waiting and banned alike), without reading it; undefined: it can */
-  refuse(name: string): { code: string; message: string } | undefined
-  /** an approved sticker's image by name, or why not */
-  pick(name: string): Promise<StickerPick>
-  /** it reached the chat (its uses and last use) */
-  sent(name: string): void
-}
-
-/** Speech for `<voice>` (SPEC §20): the audio as the platform takes it, and how long it plays. */
-export type SpokenVoice =
-  /** `url`: the audio kept as an asset (the console plays it; send_message's result lists it) */
-  | { data: Buffer; mediaType: string; seconds: number; url?: string }
-  | { dropped: { code: string; message: string } }
-
-/** The voice part as send_message sees it; absent: the mind does not speak (no `voice.tts`). */
-export interface VoicePort {
-  /** longer text is sent as text (`voice.maxChars`) */
-  readonly maxChars: number
-  /** `text` spoken for a message to `bot`, or why not; never throws */
-  speak(text: string, bot: string, signal?: AbortSignal): Promise<SpokenVoice>
-}
-
 /** What send_message needs from the conversation it serves; the runtime implements it. */
 export interface ToolHost {
   readonly mode: 'channel' | 'cross'
@@ -98,10 +68,8 @@ export interface ToolHost {
   isOnline(bot: string): boolean
   /** what a message to `target` may point at: quotes, mentions, faces (SPEC §19); absent: unchecked */
   refs?(target: SendTarget): SendRefs
-  /** `<sticker name>` (SPEC §19); absent: stickers are off */
-  stickers?: StickerPort
-  /** `<voice>text</voice>` (SPEC §20); absent: no `voice.tts` */
-  voice?: VoicePort
+  /** the elements parts serve (`<sticker>`, `<voice>`: outbound.ts); absent: none */
+  elements?: OutboundElements
   deliver(target: SendTarget, content: string): Promise<string[]>
   showTyping(target: SendTarget): void
   /** Sends of one conversation never interleave. */

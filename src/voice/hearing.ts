@@ -3,7 +3,6 @@
 // applies to the voice's fact. A turn woken meanwhile waits for it a bounded time (`settled`), then
 // goes on with `[voice: …]`, and the words join the next request. Nothing here throws: a failure
 // is the fact's `not transcribed: <why>`.
-import type { VoiceConfig } from '../config/types'
 import type { Entry, TranscriptEntry } from '../history/entries'
 import type { CallPort } from '../model/calls'
 import type { AssetStore } from '../resources/schemes/asset-store'
@@ -13,6 +12,7 @@ import { BoundedSet } from '../util/bounded-set'
 import type { Logger } from '../util/logger'
 import { within } from '../util/within'
 import { heardAudio } from './heard-audio'
+import type { VoiceConfig } from './config'
 import { VoiceError } from './voice-error'
 import { transcribe } from './speech-calls'
 

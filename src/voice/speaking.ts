@@ -1,14 +1,13 @@
 // Speaking (SPEC §20): send_message's `<voice>` through the profile's `voice.tts`, an OpenAI-compatible
 // /v1/audio/speech model asked for WAV (what kotodama can encode as SILK), or Koishi's vits service.
 // Never throws: a failure is a `dropped` and the words go as text.
-import type { VoiceConfig } from '../config/types'
 import type { CallPort } from '../model/calls'
-import type { SpokenVoice, VoicePort } from '../tools/types'
+import type { VoiceConfig } from './config'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import type { Logger } from '../util/logger'
 import { speak } from './speech-calls'
 import { readyVoice } from './spoken-audio'
-import type { SpeechPlatform } from './types'
+import type { SpeechPlatform, SpokenVoice, VoicePort } from './types'
 import { VoiceError } from './voice-error'
 import { withoutUrls } from '../util/without-urls'
 

@@ -6,14 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { install } from '@sinonjs/fake-timers'
-import { DEFAULT_INITIATIVE } from '../../src/config/defaults'
+import { DEFAULT_INITIATIVE, type InitiativeConfig } from '../../src/initiative/config'
 import { configSchema } from '../../src/runtime/config-of-parts'
 import { checkConfig } from '../../src/runtime/config-of-parts'
-import type { InitiativeConfig } from '../../src/config/types'
 import type { Entry } from '../../src/history/entries'
 import { inside, nextOpening } from '../../src/initiative/active-hours'
 import { dayOf, nextDay } from '../../src/util/day'
-import { InitiativePart } from '../../src/initiative/part'
+import { IdleWakes } from '../../src/initiative/idle-wakes'
 import { nextIdleAt, rulesOf, type IdleState } from '../../src/initiative/schedule'
 import { systemClock } from '../../src/util/clock'
 import { Harness, call, NO_TYPING } from '../support/harness'
@@ -77,7 +76,7 @@ describe('initiative: the schedule', () => {
 describe('initiative: the part, with a fake clock', function () {
   let clock: InstalledClock | undefined
   let home: string
-  let parts: InitiativePart[] = []
+  let parts: IdleWakes[] = []
   let requests: { channel: string; at: number; note: string }[]
   let muted = false
   let proactive = true
@@ -94,14 +93,14 @@ describe('initiative: the part, with a fake clock', function () {
     clock?.uninstall()
     await rm(home, { recursive: true, force: true })
   })
-  async function make(c = config()): Promise<InitiativePart> {
-    const p = new InitiativePart({
+  async function make(c = config()): Promise<IdleWakes> {
+    const p = new IdleWakes({
       config: c, home, bot: 'onebot:1', clock: systemClock, logger: silent, random: () => 0.5,
       proactive: () => proactive, muted: () => muted,
-      request: async (channel, req) => { requests.push({ channel, at: Date.now(), note: req.note }) },
+      request: async (channel: string, req: { note?: string }) => { requests.push({ channel, at: Date.now(), note: req.note }) },
     })
     parts.push(p)
-    await p.loaded
+    await p.start()
     return p
   }
   const human = (name = 'Alice', at = Date.now()): Entry =>

@@ -13,7 +13,7 @@ import { Harness, call } from '../support/harness'
 import { tinyPng } from '../support/tiny-png'
 import { captureListeners } from '../support/console-listeners'
 import { createHash } from 'node:crypto'
-import { stickersPart } from '../src/runtime/interim-parts'
+import { stickersPart } from '../../src/stickers/part'
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 

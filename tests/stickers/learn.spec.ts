@@ -22,7 +22,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { tinyPng } from '../support/tiny-png'
 import { MediaServer } from '../support/media-server'
 import { createHash } from 'node:crypto'
-import { stickersPart } from '../src/runtime/interim-parts'
+import { stickersPart } from '../../src/stickers/part'
 
 const FROG = tinyPng(0x33aa33, 4, 4)
 const CAT = tinyPng(0xaa3333, 4, 4)

@@ -17,7 +17,7 @@ import { Harness, call } from '../support/harness'
 import { FakeOpenAI, imagePartsOf, messagesOf, toolResultsOf } from '../support/fake-openai'
 import { tinyPng } from '../support/tiny-png'
 import { recallPart } from '../../src/recall/part'
-import { stickersPart } from '../../src/runtime/interim-parts'
+import { stickersPart } from '../../src/stickers/part'
 
 function recordingLogger() {
   const lines: string[] = []

@@ -4,9 +4,10 @@
 import { expect } from 'chai'
 import h from '@satorijs/element'
 import { sendMessageTool } from '../../src/tools/send-message'
-import type { SendTarget, StickerPort, ToolHost } from '../../src/tools/types'
+import type { SendTarget, ToolHost } from '../../src/tools/types'
 import type { ToolCallContext, TurnState } from '../../src/contract/tool'
-import { stickerPort } from '../../src/runtime/sticker-port'
+import { outboundElements } from '../../src/tools/outbound'
+import { STICKER_TAG, stickerServer } from '../../src/stickers/send-sticker'
 import type { Sticker, StickerShelf } from '../../src/stickers/types'
 import { STICKER_ATTR } from '../../src/util/elements'
 import { tinyPng } from '../support/tiny-png'
@@ -35,14 +36,17 @@ function shelfDouble(stickers: Sticker[], bytes: Record<string, Buffer> = {}) {
   return { shelf, uses }
 }
 
-function host(stickers?: StickerPort, o: { failOn?: number } = {}) {
+/** the elements a runtime's parts serve: <sticker> declared, and served by the library when it is on */
+const stickerPort = (shelf: StickerShelf, o: { maxPerTurn: number }, c: typeof clock) => outboundElements([STICKER_TAG], [stickerServer(shelf, o.maxPerTurn, c)])
+
+function host(elements = outboundElements([STICKER_TAG], []), o: { failOn?: number } = {}) {
   const delivered: string[] = []
   let n = 0
   let tail: Promise<unknown> = Promise.resolve()
   const h: ToolHost = {
     mode: 'channel', bot: OWN.bot, typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 },
     random: () => 0.5, ownTarget: () => OWN, resolveTarget: () => OWN, isOnline: () => true,
-    ...(stickers ? { stickers } : {}),
+    elements,
     deliver: async (_t, content) => {
       if (n++ === o.failOn) throw new Error('network down')
       delivered.push(content)
@@ -81,7 +85,7 @@ describe('send_message: <sticker name>', () => {
     const [img] = h.parse(fake.delivered[0]).filter(e => e.type === 'img')
     expect(img.attrs[STICKER_ATTR]).to.equal('happy-cat')
     expect(lib.uses).to.deep.equal([{ name: 'happy-cat', at: 4242 }])
-    expect(turn.stickersSent).to.equal(1)
+    expect(turn.elementsSent?.sticker).to.equal(1)
   })
 
   it('holds the turn to maxPerTurn across calls: the second is dropped as sticker_limit, a message of only that sticker is left out', async () => {
@@ -134,7 +138,7 @@ describe('send_message: <sticker name>', () => {
     const result = await sendMessageTool(fake.host).execute({ messages: ['<sticker name="happy-cat"/>'] }, ctx(turn))
     expect(result).to.deep.include({ ok: false, failedAt: 0 })
     expect(lib.uses).to.deep.equal([])
-    expect(turn.stickersSent).to.equal(undefined)
+    expect(turn.elementsSent?.sticker).to.equal(undefined)
   })
 
   it('a sticker whose file cannot be read is dropped as read_failed; an empty name as unknown_sticker', async () => {

@@ -3,7 +3,7 @@
 import { expect } from 'chai'
 import { decode } from 'silk-wasm'
 import { configSchema } from '../../src/runtime/config-of-parts'
-import { DEFAULT_VOICE } from '../../src/config/defaults'
+import { DEFAULT_VOICE, type VoiceConfig } from '../../src/voice/config'
 import { checkConfig } from '../../src/runtime/config-of-parts'
 import { FactAmendments } from '../../src/history/amendments'
 import type { Entry } from '../../src/history/entries'
@@ -187,7 +187,7 @@ describe('voice: configuration', () => {
     expect(checked.problems[0].message).to.equal('names unknown model "nope"; using the default ""')
     const ok = checkConfig(configSchema(base({ stt: 'ears', tts: '' }) as any))
     expect(ok.problems).to.deep.equal([])
-    expect(ok.profiles[0].voice?.stt).to.equal('ears')
+    expect((ok.profiles[0].voice as VoiceConfig).stt).to.equal('ears')
   })
 
   it('the capability line says voice is off in the config until stt or tts is set, and how each QQ platform takes voice', () => {

@@ -3,7 +3,7 @@
 // so once; stop drops what waits and nothing is appended after it.
 import { expect } from 'chai'
 import { format } from 'node:util'
-import { DEFAULT_VOICE } from '../../src/config/defaults'
+import { DEFAULT_VOICE } from '../../src/voice/config'
 import type { Entry, TranscriptEntry } from '../../src/history/entries'
 import { systemClock } from '../../src/util/clock'
 import { Hearing } from '../../src/voice/hearing'

@@ -8,7 +8,7 @@ import { OneBotHarness, call } from '../support/onebot-harness'
 import { toolResultsOf, transcriptionOf, userTexts } from '../support/fake-openai'
 import { MediaServer } from '../support/media-server'
 import { readWav, silk, silkWithout02, tone, truncated, wav } from '../support/audio-fixtures'
-import { voicePart } from '../../src/runtime/interim-parts'
+import { voicePart } from '../../src/voice/part'
 
 const ASSET = 'asset://[\\w-]+'
 

@@ -7,11 +7,10 @@ import type { Context } from 'koishi'
 import type {} from '@koishijs/plugin-console'
 import { mkdir, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { DEFAULT_STICKERS } from '../../config/defaults'
+import { sectionOf } from '../../part/section-config'
 import { labelOf, stickerSummaries, type StickerView } from '../../console-data/stickers'
 import { StickerLibrary } from '../../stickers/library'
-import { stickersDir } from '../../stickers/runtime-part'
-import { stickersPart } from '../../runtime/interim-parts'
+import { stickersDir, stickersPart } from '../../stickers/part'
 import type { StickerState } from '../../stickers/state-book'
 import { systemClock } from '../../util/clock'
 import { placeOf } from './places'
@@ -39,7 +38,7 @@ export function registerStickers(ctx: Context) {
   /** Runs `use` on the runtime's library, or on one opened for the request; undefined when stickers are off. */
   async function withLibrary<T>(profile: string, bot: string, use: (l: StickerLibrary) => Promise<T>): Promise<T | undefined> {
     const p = await placeOf(ctx, profile, bot)
-    const config = p.profile.stickers ?? DEFAULT_STICKERS
+    const config = sectionOf(stickersPart.section, p.profile)
     if (!config.enabled) return undefined
     const running = p.runtime?.part(stickersPart)?.library
     if (running) {
@@ -57,7 +56,7 @@ export function registerStickers(ctx: Context) {
 
   ctx.console.addListener('kotodama/stickers', async (profile, bot) => {
     const p = await placeOf(ctx, profile, bot)
-    const config = p.profile.stickers ?? DEFAULT_STICKERS
+    const config = sectionOf(stickersPart.section, p.profile)
     const list = await withLibrary(profile, bot, async l => ({ dir: l.dir, stickers: stickerSummaries(l.list()) }))
     if (!list) return { enabled: false, stickers: [] }
     return { enabled: true, ...list, learn: { enabled: config.learn.enabled, groups: config.learn.groups } }

@@ -8,6 +8,8 @@ import { ONEBOT_FACTS } from '../adapters/onebot/facts'
 import type { CapabilityName, PlatformFacts } from '../adapters/platform-facts'
 import { QQ_FACTS } from '../adapters/qq/facts'
 import { platformOf } from '../../claims/bot-id'
+import { sectionOf } from '../../part/section-config'
+import { voicePart } from '../../voice/part'
 
 export type { CapabilityName } from '../adapters/platform-facts'
 
@@ -70,10 +72,11 @@ export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityL
   const platform = platformOf(bot)
   // the console's sandbox bots are `sandbox:<page>:<name>`
   const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
+  const voice = sectionOf(voicePart.section, profile)
   const config: Partial<Record<CapabilityName, string | undefined>> = {
     history: profile.history?.pull === false ? 'off in the config (history.pull)' : undefined,
     poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
-    voice: profile.voice?.stt || profile.voice?.tts ? undefined : 'off in the config (voice.stt, voice.tts)',
+    voice: voice.stt || voice.tts ? undefined : 'off in the config (voice.stt, voice.tts)',
   }
   const names: CapabilityName[] = ['history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces']
   const features = names.map((name): Capability => {
