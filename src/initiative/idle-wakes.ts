@@ -38,7 +38,7 @@ export interface InitiativeDeps {
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-function stateValue(v: any): IdleState | undefined {
+export function stateValue(v: any): IdleState | undefined {
   if (!v || typeof v !== 'object' || typeof v.channel !== 'string' || !num(v.unanswered) || !num(v.today)) return undefined
   const out: IdleState = { channel: v.channel, unanswered: v.unanswered, today: v.today }
   for (const k of ['humanAt', 'idleAt', 'due'] as const) if (num(v[k])) out[k] = v[k]

@@ -2,6 +2,7 @@
 import type { PartPlugin } from '../part/plugin'
 import { initiativeSection, type InitiativeConfig } from './config'
 import { IdleWakes } from './idle-wakes'
+import { idleWakeAhead } from './pending'
 
 export const initiativePart: PartPlugin<InitiativeConfig, IdleWakes> = {
   name: 'initiative',
@@ -16,4 +17,5 @@ export const initiativePart: PartPlugin<InitiativeConfig, IdleWakes> = {
       request: (channel, req) => scope.request(channel, req),
     })
   },
+  pending: (home, config) => config.enabled ? idleWakeAhead(home) : Promise.resolve(false),
 }

@@ -4,7 +4,7 @@
 import { Context, Session, Universal } from 'koishi'
 import { claimsBot } from '../claims/match'
 import type { ProfileConfig } from '../config/types'
-import { mayHavePendingWaits } from '../runtime/durable-waits'
+import { hasWorkWithoutMessage } from '../runtime/pending-work'
 import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
 import type { RuntimeRegistry } from './runtime-registry'
@@ -110,12 +110,15 @@ export class Inbound {
     return this.names.get(bot)
   }
 
-  /** Starts the runtimes of online bots (or of `bot`) whose home lists pending waits: they fire without a message (SPEC §15). */
+  /**
+   * Starts the runtimes of online bots (or of `bot`) whose home holds work due without a message:
+   * pending waits (SPEC §15), a part's (an idle wake, SPEC §21)
+   */
   restoreWaits(bot?: string): void {
     for (const b of this.ctx.bots) {
       if (b.status !== Universal.Status.ONLINE || (bot && b.sid !== bot)) continue
       for (const profile of this.deps.profiles().filter(p => claimsBot(p.claims, b.sid))) {
-        mayHavePendingWaits(this.deps.homeOf(profile, b.sid)).then(yes => {
+        hasWorkWithoutMessage(this.deps.homeOf(profile, b.sid), profile).then(yes => {
           if (yes && this.ctx.scope.isActive && this.deps.storable(profile, b.sid)) return this.deps.runtime(profile, b.sid)
         }).catch(() => {})
       }

@@ -79,6 +79,11 @@ export interface PartPlugin<C = unknown, P = RuntimePart> {
   /** the send_message elements it serves (their allow-list entries), declared whether it is on or off; its part serves them */
   readonly outbound?: readonly OutboundTag[]
   create(scope: PartScope<C>): (P & RuntimePart) | undefined
+  /**
+   * whether the runtime home `home` holds work due without a message (an idle wake, a reminder),
+   * read without making the runtime: the edge starts such a runtime once its bot is online
+   */
+  pending?(home: string, config: C): Promise<boolean>
 }
 
 /** The config type of a plugin's section. */

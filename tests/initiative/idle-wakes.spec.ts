@@ -75,6 +75,21 @@ describe('initiative: a changed window after a reload', function () {
     const notes = h.server.requests.map(r => lastUserText(r).match(/\[idle: [^\]]*\]/)?.[0]).sort()
     expect(notes).to.deep.equal(['[idle: quiet for 1 h 0 min; last: alice]', '[idle: quiet for 1 h 0 min; last: bob]'])
   })
+  it('after a reload an idle wake fires without a message: the edge starts the runtime whose home holds one', async () => {
+    const initiative = { enabled: true, idleMinutes: 60, jitter: 0, activeHours: '00:00-24:00', timezone: 'UTC' }
+    h = await Harness.start({ profile: { typing: NO_TYPING, initiative } })
+    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T10:00:00Z'), shouldClearNativeTimers: true })
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await h.client('alice', 'room1').receive('anyone around?')
+    await h.settled()
+    await h.reload(h.config)
+    // nobody writes: the runtime is started for its wake alone
+    h.server.script({ toolCalls: [call('finish', {})] })
+    await clock.tickAsync(61 * MIN)
+    await h.server.waitForRequests(1)
+    await h.settled()
+    expect(lastUserText(h.server.requests[0])).to.include('[idle: quiet for 1 h 0 min; last: alice]')
+  })
 })
 
 describe('initiative: the state it keeps', function () {
