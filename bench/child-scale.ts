@@ -40,7 +40,7 @@ async function modelServer() {
   return { baseURL, arrivals, close: () => new Promise(r => server.close(r)) }
 }
 
-async function startApp(dataDir: string, baseURL: string, channels: string[]) {
+async function startApp(dataDir: string, baseURL: string, channels: string[], extra: Record<string, unknown> = {}) {
   const app = new App({ i18n: { locales: ['en-US'] } } as any)
   const mockFork = app.plugin(mock)
   await app.start()
@@ -49,7 +49,7 @@ async function startApp(dataDir: string, baseURL: string, channels: string[]) {
     models: [{ id: 'main', baseURL, apiKey: '', model: 'm', maxRetries: 0 }],
     profiles: [{ id: 'neko', persona: 'You are Neko.', model: 'main', claims: [{ bot: '*', channels }], typing: { baseDelay: 0, charPerSecond: 1000, minDelay: 0, maxDelay: 0, jitter: 0 },
       // the latency row measures the runtime's own work: no burst wait (SPEC §15; bench 13 measures that)
-      timing: { debounceMs: 0, debounceMaxMs: 0 } }],
+      timing: { debounceMs: 0, debounceMaxMs: 0 }, ...extra }],
   } as any)
   await new Promise(r => setTimeout(r, 50))
   const bot = app.bots[0] as any
@@ -77,7 +77,8 @@ async function startApp(dataDir: string, baseURL: string, channels: string[]) {
 async function idle(dataDir: string, count: number, kind: string) {
   const claimed = kind === 'claimed'
   const server = await modelServer()
-  const a = await startApp(dataDir, server.baseURL, ['group:c*'])
+  // the per-conversation state of the parts counts: people present (on by default) and an idle wake each
+  const a = await startApp(dataDir, server.baseURL, ['group:c*'], { initiative: { enabled: true, activeHours: '00:00-24:00' } })
   const prefix = claimed ? 'c' : 'x'
   // warm up: modules, the runtime, a few conversations
   for (let i = 0; i < 50; i++) a.send(`${prefix}w${i}`, 'warm up')

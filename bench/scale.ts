@@ -18,7 +18,7 @@ export async function scale(mode: Mode): Promise<Row[]> {
   const ratio = ingest.ratio
   return [
     {
-      benchmark: `11 heap per idle conversation (${conversations.toLocaleString('en')} conversations)`, figure: net('heapKB'), unit: 'KB',
+      benchmark: `11 heap per idle conversation, people and an idle wake each (${conversations.toLocaleString('en')} conversations)`, figure: net('heapKB'), unit: 'KB',
       baseline: idle.unclaimed.heapKB, baselineLabel: 'same messages, unclaimed channels', target: '≤ 10 KB', pass: net('heapKB') <= 10,
       note: `claimed ${idle.claimed.heapKB.toFixed(2)} KB − unclaimed ${idle.unclaimed.heapKB.toFixed(2)} KB per channel`,
     },

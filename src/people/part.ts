@@ -22,6 +22,10 @@ export const peoplePart: PartPlugin<PeopleConfig, PeoplePart> = {
     const { view } = scope
     const writers = new Writers(view.home, scope.logger)
     const part = peopleOpenings({ config: scope.config, root: join(view.home, 'local'), bot: view.bot, memory: memoryOn(view.profile), writers })
-    return { ...part, writers }
+    return {
+      ...part, writers,
+      written: () => writers.idle(),
+      stop: () => writers.idle(),
+    }
   },
 }

@@ -13,6 +13,7 @@ import { personRel, personUrl } from './people-path'
 import type { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
 import { platformOf, selfIdOf } from '../claims/bot-id'
+import { BoundedMap } from '../util/bounded-set'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
@@ -46,9 +47,9 @@ export interface PeopleDeps {
 export function peopleOpenings(d: PeopleDeps): RuntimePart {
   const selfId = selfIdOf(d.bot)
   /** per conversation, the authors of the facts since its last turn opened, latest last */
-  const present = new Map<string, LRUCache<string, Person>>()
+  const present = new Map<string, BoundedMap<string, Person>>()
   /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */
-  const shownIn = new Map<string, { openings: number; shown: LRUCache<string, { block: string; at: number }> }>()
+  const shownIn = new Map<string, { openings: number; shown: BoundedMap<string, { block: string; at: number }> }>()
   const on = () => d.config.enabled && d.memory
   const heads = new NoteHeads()
   // a person's note paths and URLs never change: made once, not at every turn's opening (bench 6)
@@ -74,7 +75,7 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
         const key = `${platform}\u0000${e.fact.user.id}`
         let people = present.get(place)
         // a busy group between turns: only the latest speakers can be shown
-        if (!people) present.set(place, people = new LRUCache({ max: KEPT }))
+        if (!people) present.set(place, people = new BoundedMap(KEPT))
         people.set(key, { platform, id: e.fact.user.id, name: displayName(e.fact.user.name, e.fact.user.id) })
       }
     },
@@ -82,11 +83,11 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
       const people = present.get(conversation)
       present.delete(conversation)
       if (!on() || !people?.size) return undefined
-      // the latest speakers (lru-cache lists the latest first), in the order they spoke
-      const latest = [...people.entries()].slice(0, MAX_PEOPLE).reverse()
+      // the latest speakers, in the order they spoke
+      const latest = [...people.entries()].slice(-MAX_PEOPLE)
       const made = latest.map(([key, p]) => personBlock(d, heads, placeOf(key, p), p, chatOf(conversation)?.user === p.id))
       let seen = shownIn.get(conversation)
-      if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new LRUCache({ max: KEPT * 4 }) })
+      if (!seen) shownIn.set(conversation, seen = { openings: 0, shown: new BoundedMap(KEPT * 4) })
       const at = ++seen.openings
       const blocks: string[] = []
       made.forEach((block, i) => {
