@@ -3,6 +3,7 @@
 // with the schedule (active-hours.ts).
 import Schema from 'schemastery'
 import type { FieldCheck, PartSection } from '../part/plugin'
+import { knownTimeZone } from '../util/day'
 import zhCN from './config.zh-CN.yml'
 import enUS from './config.en-US.yml'
 
@@ -50,17 +51,6 @@ export function parseActiveHours(text: unknown): HoursWindow | string {
   const end = h2 * 60 + m2
   if (start === end || (start === 0 && end === 0)) return `"${text}" is an empty window`
   return { start, end }
-}
-
-/** Whether Intl knows the IANA time zone `name` ('' : the host's). */
-export function knownTimeZone(name: string): boolean {
-  if (!name) return true
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name })
-    return true
-  } catch {
-    return false
-  }
 }
 
 const number = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
