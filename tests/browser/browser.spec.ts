@@ -225,6 +225,11 @@ describe('console page in a real browser', function () {
     // the plugin's own form: its sections and fields, from its Config schema
     await page.getByText('profiles', { exact: true }).first().waitFor()
     await shot('9-config')
+    // the parts bring their sections with their texts (issue 37): the sticker folder's field, as written
+    const stickersDir = page.getByText('<name>.png|gif|jpg|webp', { exact: true }).first()
+    await stickersDir.scrollIntoViewIfNeeded()
+    expect(await page.getByText(/^Idle wakes: the mind picks a conversation gone quiet up again/).count()).to.equal(1)
+    await shot('9b-config-parts')
     await page.locator('a.activity-button[href="/logs"]').click()
     // the plugin's own lines: here, the runtime that started with the first message
     await page.getByText(/profile demo runs on sandbox:/).first().waitFor()
