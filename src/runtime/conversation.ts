@@ -64,7 +64,8 @@ export class Conversation implements TurnPort {
       },
     })
     this.waiting = new ConversationWait({
-      clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req), fills: f => fillsWait(f, this.profile.wake),
+      clock: deps.clock, index: deps.waits, fills: f => fillsWait(f, this.profile.wake),
+      append: e => void this.append(e), fire: req => this.request(req),
     })
     this.chats = new ConversationChats(deps.key, deps.profile)
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts, owner: deps.key })

@@ -56,7 +56,9 @@ export class Runtime {
   /** messages said while the bot was away, stored without waking (SPEC §19) */
   readonly pulled = new PulledFacts(this, (key, fn) => this.using(key, fn), () => this.stopped)
   /** claimed messages as they arrive */
-  private live = new LiveFacts(this, { using: (key, fn) => this.using(key, fn), stopped: () => this.stopped, wakeOf: f => this.judge(f) })
+  private live = new LiveFacts(this, {
+    using: (key, fn) => this.using(key, fn), stopped: () => this.stopped, wakeOf: fact => this.extensions.engine().judge(fact),
+  })
   /** turns without a message: wake-ups, parts' requests, restored waits */
   private wakes = new WakeRequests(this, { using: (key, fn) => this.using(key, fn), stopped: () => this.stopped })
   private conversations: Conversations
@@ -98,8 +100,10 @@ export class Runtime {
       request: (ch, req) => this.wakes.request(ch, req),
     })
     this.parts = this.partSet.all
-    const { profile, bot, botName } = o
-    this.prompt = new RuntimePrompt({ profile, bot, botName, resources: this.resources, toolSources: () => this.registered().sources, parts: this.parts })
+    this.prompt = new RuntimePrompt({
+      profile: o.profile, bot: o.bot, botName: o.botName, resources: this.resources, parts: this.parts,
+      toolSources: () => this.registered().sources,
+    })
     const side = this.conversationSide(outboundOf(PARTS, this.parts))
     this.conversations = new Conversations({
       make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded, unloaded: key => this.partSet.unloaded(key),
@@ -117,11 +121,6 @@ export class Runtime {
 
   private using<T>(key: string, fn: (conv: Conversation) => T | Promise<T>): Promise<T> {
     return this.conversations.using(key, fn)
-  }
-
-  /** Why `fact` wakes the mind, as the profile's wake engine says; undefined: it does not. */
-  private judge(fact: Fact): string | undefined {
-    return this.extensions.engine().judge(fact)
   }
 
   /** Whether the mind may not speak in `channel` now: a part says so (SPEC §19: a ban, the owner's pause). */
