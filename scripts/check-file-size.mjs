@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 
-const MAX_LINES = 400
+const MAX_LINES = 300
 const MAX_COLUMNS = 160
 const CODE = /\.(ts|mts|cts|js|mjs|cjs|vue)$/
 /** Paths relative to the repository root, with forward slashes. */

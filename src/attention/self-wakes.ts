@@ -3,7 +3,8 @@
 // wake.fromBots lets it wake — are counted back from the history's tail to the last fact a person
 // wrote. The count lives in the history (turn entries carry their reason, the facts before them
 // their author), so a restart neither resets it nor starts a new loop.
-import type { WakeConfig } from '../config/types'
+import { DEFAULT_TIMING } from '../config/defaults'
+import type { ProfileConfig, WakeConfig } from '../config/types'
 import type { Entry } from '../history/entries'
 import { humanWrote } from './arrival'
 
@@ -25,6 +26,11 @@ export function selfWakesInRow(entries: readonly Entry[], wake: WakeConfig): num
     if (e.type === 'turn' && (selfWoken(e.reason) || !personWoke(entries, i, wake))) n++
   }
   return n
+}
+
+/** A turn's `selfWakes()`: the turns in a row no person woke, and the profile's cap (`timing.maxSelfWakes`). */
+export function selfWakes(entries: readonly Entry[], profile: Pick<ProfileConfig, 'wake' | 'timing'>): { inRow: number; max: number } {
+  return { inRow: selfWakesInRow(entries, profile.wake), max: profile.timing?.maxSelfWakes ?? DEFAULT_TIMING.maxSelfWakes! }
 }
 
 /** Whether a person's fact stands among the waking facts before the turn entry at `turn`. */

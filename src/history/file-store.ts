@@ -14,14 +14,13 @@ import { systemClock, type Clock, type Timer } from '../util/clock'
 import { WriteBehind } from './write-behind'
 import { entryProblem } from './entry-shape'
 import { pairCalls } from './pair-calls'
+import { readTailLines } from './tail-lines'
 import type { DescriptorBudget, Parkable } from '../util/descriptor-budget'
 import type { HistoryBackend } from './backend'
 import { BoundedSet } from '../util/bounded-set'
 
 /** An idle store closes its file after this long; a bot with many quiet channels holds few fds. */
 const IDLE_CLOSE_MS = 5000
-const TAIL_CHUNK = 256 * 1024
-const NL = 10
 
 const madeFolders = new BoundedSet<string>(1024)
 
@@ -98,29 +97,7 @@ export class HistoryStore implements HistoryBackend, Parkable {
       throw e
     }
     try {
-      const size = (await fh.stat()).size
-      const lines: Buffer[] = []
-      let pos = size
-      let rest = Buffer.alloc(0)
-      while (pos > 0 && lines.length <= maxEntries) {
-        const len = Math.min(TAIL_CHUNK, pos)
-        pos -= len
-        const chunk = Buffer.alloc(len)
-        await fh.read(chunk, 0, len, pos)
-        let buf = Buffer.concat([chunk, rest])
-        for (let nl = buf.lastIndexOf(NL); nl !== -1 && lines.length <= maxEntries; nl = buf.lastIndexOf(NL)) {
-          lines.push(buf.subarray(nl + 1))
-          buf = buf.subarray(0, nl)
-        }
-        rest = buf
-      }
-      // The file's first line: whole once the read reached offset 0 and the count left room.
-      const complete = pos === 0 && lines.length <= maxEntries
-      if (complete && rest.length) lines.push(rest)
-      lines.reverse()
-      // lines[0] is the file's line `first`; counted only when a warning needs it
-      const firstLine = async () => complete ? 1 : 1 + await countNewlines(fh, pos + rest.length + 1)
-      const torn = size > 0 && !(await endsWithNewline(fh, size))
+      const { lines, complete, torn, size, firstLine } = await readTailLines(fh, maxEntries)
       if (torn && !this.readOnly) await this.repairTorn(size, lines[lines.length - 1] ?? Buffer.alloc(0))
       const entries: Entry[] = []
       const ids = new Set<string>()
@@ -279,23 +256,4 @@ export class HistoryStore implements HistoryBackend, Parkable {
     await this.writes.flushed()
     await this.queue.run(() => this.close())
   }
-}
-
-async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
-  const last = Buffer.alloc(1)
-  await fh.read(last, 0, 1, size - 1)
-  return last[0] === NL
-}
-
-/** Newlines in the first `bytes` bytes of the file. */
-async function countNewlines(fh: FileHandle, bytes: number): Promise<number> {
-  const buf = Buffer.alloc(Math.min(TAIL_CHUNK, Math.max(bytes, 1)))
-  let count = 0
-  for (let pos = 0; pos < bytes;) {
-    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, bytes - pos), pos)
-    if (!bytesRead) break
-    for (let at = buf.indexOf(NL); at !== -1 && at < bytesRead; at = buf.indexOf(NL, at + 1)) count++
-    pos += bytesRead
-  }
-  return count
 }

@@ -1,5 +1,5 @@
 // Which profile owns a channel (SPEC §1): the first, in list order, whose claims match. A channel
-// claimed by several is logged once.
+// claimed by several is logged once. An explicit wake-up goes to the profile it names, or the owner.
 import { isClaimed } from '../claims/match'
 import type { ProfileConfig } from '../config/types'
 import type { Logger } from '../util/logger'
@@ -27,5 +27,13 @@ export class Routing {
       }
     }
     return claiming[0]
+  }
+
+  /** The profile an explicit wake-up goes to (SPEC §9): the one named, else the channel's owner; it must claim the channel. */
+  wakeProfile(bot: string, channel: string, name?: string): ProfileConfig {
+    const profile = name ? this.profiles().find(p => p.id === name) : this.owner(bot, channel)
+    if (!profile) throw new Error(name ? `profile "${name}" is not running` : `no profile claims channel ${channel} of bot ${bot}`)
+    if (!isClaimed(profile.claims, bot, channel)) throw new Error(`profile "${profile.id}" does not claim channel ${channel} of bot ${bot}`)
+    return profile
   }
 }

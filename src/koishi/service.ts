@@ -1,7 +1,6 @@
 // ctx.kotodama: routes claimed messages to runtimes and lets other plugins extend them (SPEC §9).
 import { resolve } from 'node:path'
 import { Context, Service } from 'koishi'
-import { isClaimed } from '../claims/match'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
 import type { CheckedConfig } from '../config/validate'
@@ -187,9 +186,7 @@ export class KotodamaService extends Service {
   /** An explicit wake-up that starts a turn now (SPEC §9). */
   async wake(o: WakeOptions): Promise<void> {
     const channel = normalizeTarget(o.channel)
-    const profile = o.profile ? this.profiles.find(p => p.id === o.profile) : this.owner(o.bot, channel)
-    if (!profile) throw new Error(o.profile ? `profile "${o.profile}" is not running` : `no profile claims channel ${channel} of bot ${o.bot}`)
-    if (!isClaimed(profile.claims, o.bot, channel)) throw new Error(`profile "${profile.id}" does not claim channel ${channel} of bot ${o.bot}`)
+    const profile = this.routing.wakeProfile(o.bot, channel, o.profile)
     const runtime = await this.runtime(profile, o.bot)
     await runtime.wake(channel, o.reason)
   }
@@ -250,4 +247,3 @@ export class KotodamaService extends Service {
     this.files.clear()
   }
 }
-

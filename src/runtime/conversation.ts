@@ -1,6 +1,7 @@
 // One conversation: its history, its inbox while a turn runs, and the rule that only one turn
-// runs at a time (SPEC §4.6). It is the turn loop's port; its attention (attention/attention.ts),
-// its pending wait (conversation-wait.ts) and its request books (request-books.ts) are parts of it.
+// runs at a time (SPEC §4.6). It is the turn loop's port; its attention (conversation-attention.ts),
+// its pending wait (conversation-wait.ts), its request books (request-books.ts), its inbox
+// (turn-inbox.ts) and the chats its turns are held in (conversation-chats.ts) are parts of it.
 import { ModelCalls } from '../model/calls'
 import type { SendTarget } from '../tools/types'
 import { targetOf } from './fact-target'
@@ -12,24 +13,20 @@ import { runTurn } from './turn'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, Fact, LiveStep } from '../history/entries'
 import { EntryTail } from './entry-tail'
-import { Attention } from '../attention/attention'
+import type { Attention } from '../attention/attention'
+import { conversationAttention } from './conversation-attention'
 import { fillsWait } from '../attention/arrival'
-import { selfWakesInRow } from '../attention/self-wakes'
-import { DEFAULT_TIMING } from '../config/defaults'
+import { selfWakes } from '../attention/self-wakes'
 import type { ConversationDeps } from './conversation-deps'
 import { ConversationWait } from './conversation-wait'
 import type { WaitWindow } from './wait-window'
 import { RequestBooks } from './request-books'
 import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
-import { CrossChats } from './turn-chat'
-import { chatOf } from '../contract/turn-scope'
-import { chatEntries } from './chat-window'
+import { ConversationChats } from './conversation-chats'
+import { TurnInbox } from './turn-inbox'
 
 export type { ConversationDeps } from './conversation-deps'
-
-/** lines of chat the judge reads */
-const JUDGE_LINES = 12
 
 export class Conversation implements TurnPort {
   readonly sends = new SerialQueue()
@@ -40,7 +37,8 @@ export class Conversation implements TurnPort {
   /** the step whose calls run now (the console's live view) */
   live?: LiveStep
   private turnCounter = 0
-  private inbox: Entry[] = []
+  /** facts that arrived during the running turn */
+  private inbox = new TurnInbox({ append: e => void this.append(e), counted: f => this.waiting.countFact(f) })
   private tail = new EntryTail(() => this.profile.context.maxMessages)
   private turns: TurnRunner
   private abort = new AbortController()
@@ -50,19 +48,12 @@ export class Conversation implements TurnPort {
   private attention: Attention
   private waiting: ConversationWait
   private books: RequestBooks
-  /** cross mode: which chat each turn is held in, and the private chats owed a turn (SPEC §22) */
-  private crossChats = new CrossChats()
+  /** which chat each turn is held in, and the private chats owed a turn (SPEC §22) */
+  private chats: ConversationChats
 
   constructor(readonly deps: ConversationDeps) {
-    this.attention = new Attention({
-      profile: deps.profile, clock: deps.clock,
-      start: req => this.turns.start(req),
-      judge: deps.judge && (reason => deps.judge!({ reason, lines: this.tail.recentLines(JUDGE_LINES) })),
-      muted: deps.muted && (channel => deps.muted!(channel ?? this.key)),
-      declined: (reason, why) => {
-        this.logger.debug('conversation %s: a wake (%s) was declined: %s', this.key, reason, why)
-        void this.append([{ type: 'declined', at: this.clock.now(), reason, why }])
-      },
+    this.attention = conversationAttention(deps, {
+      start: req => this.turns.start(req), recentLines: n => this.tail.recentLines(n), append: e => void this.append(e),
     })
     this.turns = new TurnRunner({
       key: deps.key, logger: deps.logger, stopped: () => this.stopped, ended: () => this.deps.changed?.(),
@@ -73,8 +64,10 @@ export class Conversation implements TurnPort {
       },
     })
     this.waiting = new ConversationWait({
-      clock: deps.clock, index: deps.waits, append: e => void this.append(e), fire: req => this.request(req), fills: f => fillsWait(f, this.profile.wake),
+      clock: deps.clock, index: deps.waits, fills: f => fillsWait(f, this.profile.wake),
+      append: e => void this.append(e), fire: req => this.request(req),
     })
+    this.chats = new ConversationChats(deps.key, deps.profile)
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts, owner: deps.key })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
@@ -93,10 +86,9 @@ export class Conversation implements TurnPort {
   get wait(): WaitWindow | undefined { return this.waiting.current }
   /** no turn, no pending wait, nothing queued, a disk that takes writes: it may be unloaded (writes in flight finish first) */
   get idle() {
-    return !this.turns.busy && !this.turns.queued && !this.wait && !this.attention.waiting && !this.inbox.length && !this.deps.store.stuck
+    return !this.turns.busy && !this.turns.queued && !this.wait && !this.attention.waiting && this.inbox.empty && !this.deps.store.stuck
   }
   get signal() { return this.abort.signal }
-  private get maxSelfWakes() { return this.profile.timing?.maxSelfWakes ?? DEFAULT_TIMING.maxSelfWakes! }
   get entries(): Entry[] { return this.tail.entries }
 
   model() { return this.deps.model() }
@@ -136,7 +128,7 @@ export class Conversation implements TurnPort {
     if (images) entries.push(images)
     if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
-      this.inbox.push(...entries)
+      this.inbox.hold(entries)
       if (!fact.pulled) this.attention.duringTurn(arrival, wake, fact)
       return true
     }
@@ -158,17 +150,15 @@ export class Conversation implements TurnPort {
 
   beginTurn(req: TurnRequest): TurnState {
     const now = this.clock.now()
-    // cross mode: the chat of the facts that woke the turn ('' none), kept in its turn entry (SPEC §22)
-    const cross = this.profile.mode === 'cross' ? this.crossChats.hold(this.tail.entries, req) : undefined
-    const chat = cross === undefined ? chatOf(this.key) : cross ? chatOf(cross) : undefined
+    const { chat, recorded } = this.chats.hold(this.tail.entries, req)
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
       number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat,
       watchArrivals: fn => this.attention.watchArrivals(fn),
-      selfWakes: () => ({ inRow: selfWakesInRow(this.tail.entries, this.profile.wake), max: this.maxSelfWakes }),
+      selfWakes: () => selfWakes(this.tail.entries, this.profile),
     }
     this.currentTurn = state
-    this.append(turnOpening(req, state.number, now, cross))
+    this.append(turnOpening(req, state.number, now, recorded))
     return state
   }
 
@@ -176,11 +166,11 @@ export class Conversation implements TurnPort {
   endTurn(state: TurnState): void {
     this.currentTurn = undefined
     this.live = undefined
-    const missed = this.takeInbox().find(e => e.type === 'fact' && e.wake)
+    const missed = this.inbox.take().find(e => e.type === 'fact' && e.wake)
     this.attention.turnEnded(missed?.type === 'fact' ? missed.wake : undefined)
     // a private chat that woke this turn held elsewhere gets its own turn (SPEC §22)
-    const owed = this.crossChats.next()
-    if (owed && !this.turns.queued && !this.attention.waiting) this.request({ reason: 'direct', chat: owed, note: `[wake: ${owed} wrote to you]` })
+    const owed = this.chats.owed()
+    if (owed && !this.turns.queued && !this.attention.waiting) this.request(owed)
     if (state.wait && !this.turns.queued && !this.attention.waiting) this.waiting.arm(state.wait, !this.stopped)
   }
 
@@ -193,18 +183,7 @@ export class Conversation implements TurnPort {
     return this.deps.store.append(entries).catch(() => {})
   }
 
-  flushInbox(): void { this.takeInbox() }
-
-  /** Moves facts that arrived during the turn into the history; returns them. */
-  private takeInbox(): Entry[] {
-    const moved = this.inbox
-    this.inbox = []
-    if (moved.length) {
-      this.append(moved)
-      for (const e of moved) if (e.type === 'fact') this.waiting.countFact(e.fact)
-    }
-    return moved
-  }
+  flushInbox(): void { this.inbox.take() }
 
   /** A turn starts or the history is reset: the wait is over. `ended: false` when only stopping (it stays pending). */
   cancelWait(ended = true): void {
@@ -215,9 +194,7 @@ export class Conversation implements TurnPort {
   buildRequest(maxChars?: number): Promise<ModelRequest> {
     const currentTurn = this.currentTurn?.number ?? this.turnCounter
     // cross mode: a private chat's facts and turns only in a turn held there (SPEC §22)
-    const chat = this.currentTurn?.chat
-    const entries = this.profile.mode === 'cross' ? chatEntries(this.tail.entries, chat) : this.tail.entries
-    const view = chat?.direct ? chat.channel : ''
+    const { entries, view } = this.chats.visible(this.tail.entries, this.currentTurn?.chat)
     return this.books.build({ maxChars, entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn, view })
   }
 
@@ -262,7 +239,7 @@ export class Conversation implements TurnPort {
     this.cancelWait(false)
     this.abort.abort(new Error('kotodama is stopping'))
     await this.turns.settled()
-    this.takeInbox()
+    this.inbox.take()
     await this.sends.idle()
     await this.deps.store.flushed()
   }

@@ -20,20 +20,18 @@ import { ChannelMemory } from './channel-memory'
 import type { Conversation } from './conversation'
 import { makeConversation, onceAWarning, type ConversationSide } from './conversation-wiring'
 import { Conversations, type ConversationStatus } from './conversations'
-import { restoreWaits, WaitIndex } from './durable-waits'
+import { WaitIndex } from './durable-waits'
 import { ExtensionSync } from './extension-sync'
 import { acquireHome } from './home-lock'
 import { judgeCall } from './judge-call'
-import { storedFact } from './stored-fact'
-import { chatOf } from '../contract/turn-scope'
-import { heldQuote } from './quote-held'
+import { LiveFacts } from './live-facts'
 import { PulledFacts } from './pulled-facts'
-import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
+import { RuntimePrompt } from './runtime-prompt'
 import { ImageLoader } from './request/image-loader'
 import { registeredTools } from './tool-catalog'
 import { PARTS } from './part-list'
 import { outboundOf } from '../part/outbound-of'
-import type { TurnRequest } from './turn-port'
+import { WakeRequests } from './wake-requests'
 import type { TurnChat } from '../contract/tool'
 import { conversationKey } from '../claims/channel-key'
 
@@ -55,7 +53,14 @@ export class Runtime {
   /** the conversations with a pending wait, so a restart finds them without a message (SPEC §15) */
   readonly waits: WaitIndex
   readonly channels = new ChannelMemory()
-  readonly pulled = new PulledFacts(this, (key, fn) => this.conversations.using(key, fn), () => this.stopped)  // stored without waking (SPEC §19)
+  /** messages said while the bot was away, stored without waking (SPEC §19) */
+  readonly pulled = new PulledFacts(this, (key, fn) => this.using(key, fn), () => this.stopped)
+  /** claimed messages as they arrive */
+  private live = new LiveFacts(this, {
+    using: (key, fn) => this.using(key, fn), stopped: () => this.stopped, wakeOf: fact => this.extensions.engine().judge(fact),
+  })
+  /** turns without a message: wake-ups, parts' requests, restored waits */
+  private wakes = new WakeRequests(this, { using: (key, fn) => this.using(key, fn), stopped: () => this.stopped })
   private conversations: Conversations
   private partSet: PartSet
   private extensions: ExtensionSync
@@ -66,7 +71,7 @@ export class Runtime {
   private restoring?: Promise<void>
   /** other plugins' and MCP servers' tools, shared by the conversations; searched when many (SPEC §18) */
   private registered: ReturnType<typeof registeredTools>
-  private prompt = new SystemPromptCache()
+  private prompt: RuntimePrompt
 
   constructor(readonly options: RuntimeOptions) {
     const o = options
@@ -91,10 +96,14 @@ export class Runtime {
     this.partSet = new PartSet(PARTS, {
       view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, platform: o.platform, botName: o.botName,
       history: l => this.history(l), muted: ch => this.muted(ch), conversationOf: ch => this.conversationKey(ch),
-      append: (key, entries) => this.conversations.using(key, conv => conv.append(entries)),
-      request: (ch, req) => this.requestTurn(ch, req),
+      append: (key, entries) => this.using(key, conv => conv.append(entries)),
+      request: (ch, req) => this.wakes.request(ch, req),
     })
     this.parts = this.partSet.all
+    this.prompt = new RuntimePrompt({
+      profile: o.profile, bot: o.bot, botName: o.botName, resources: this.resources, parts: this.parts,
+      toolSources: () => this.registered().sources,
+    })
     const side = this.conversationSide(outboundOf(PARTS, this.parts))
     this.conversations = new Conversations({
       make: key => makeConversation(side, key), logger: o.logger, loaded: o.loaded, unloaded: key => this.partSet.unloaded(key),
@@ -108,6 +117,10 @@ export class Runtime {
   /** The part `plugin` made for this runtime (part-list.ts); undefined when its profile turns it off. */
   part<P>(plugin: PartPlugin<any, P>): P | undefined {
     return this.partSet.get(plugin)
+  }
+
+  private using<T>(key: string, fn: (conv: Conversation) => T | Promise<T>): Promise<T> {
+    return this.conversations.using(key, fn)
   }
 
   /** Whether the mind may not speak in `channel` now: a part says so (SPEC §19: a ban, the owner's pause). */
@@ -153,21 +166,7 @@ export class Runtime {
       this.releaseHome()
       throw e
     }
-    this.restoring = this.restoreWaits()
-  }
-
-  /** Loads the conversations the waits index names: their waits re-arm without a message (SPEC §15). */
-  private restoreWaits(): Promise<void> {
-    return restoreWaits(this.waits, {
-      who: `profile ${this.profile.id} on ${this.bot}`, logger: this.logger, stopped: () => this.stopped,
-      owns: key => this.conversationKey(key) === key,
-      load: key => this.conversations.using(key, conv => this.aim(conv, key)),
-    })
-  }
-
-  /** A channel-mode conversation woken without a message sends to its own channel. */
-  private aim(conv: Conversation, channel: string): void {
-    if (!conv.target && this.profile.mode === 'channel') conv.target = { bot: this.bot, channel, ...this.channels.placeOf(this.bot, channel) }
+    this.restoring = this.wakes.restore()
   }
 
   /** Where this runtime's conversations keep their history. */
@@ -189,39 +188,18 @@ export class Runtime {
    * false when this runtime stopped before the fact was stored (a migration, a bot that went away):
    * the caller hands it to the next runtime.
    */
-  async receive(fact: Fact): Promise<boolean> {
-    if (this.stopped) return false
-    this.channels.heard(fact)
-    const wake = this.extensions.engine().judge(fact)
-    const key = this.conversationKey(fact.channel)
-    return this.conversations.using(key, async conv => {
-      // a quote's text only of a message this conversation holds (SPEC §22)
-      const kept = heldQuote(fact, (channel, id) => conv.holds(channel, id))
-      const storing = { assets: this.assets, artifacts: this.artifacts, logger: this.logger, redact: this.options.redact }
-      const stored = await storedFact(fact, key, storing, kept)
-      if (this.stopped) return false
-      return conv.receive(stored, wake)
-    })
+  receive(fact: Fact): Promise<boolean> {
+    return this.live.receive(fact)
   }
 
   /** An explicit wake-up (ctx.kotodama.wake): a turn starts now, or right after the running one. */
   async wake(channel: string, reason: string): Promise<void> {
-    await this.requestTurn(channel, { reason: `wake:${reason}`, note: `[wake: ${reason}]` })
+    await this.wakes.request(channel, { reason: `wake:${reason}`, note: `[wake: ${reason}]` })
   }
-
-  /** A turn of `channel`'s conversation, as a wait's or a part's (an idle wake): the attention policies decide when. */
-  private requestTurn = (channel: string, req: TurnRequest) => this.conversations.using(this.conversationKey(channel), conv => {
-    this.aim(conv, channel)
-    conv.request(req)
-  })
 
   /** The system prompt as conversation `key` sees it; without one, as any group does. */
   systemPrompt(key?: string, turnChat?: TurnChat): string {
-    const { profile, bot, botName } = this.options
-    const schemes = this.resources.schemes()
-    const chat = turnChat ?? (key === undefined ? undefined : chatOf(key))
-    const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
-    return this.prompt.get(promptOptions({ profile, bot, botName, schemes, toolSources: this.registered().sources, parts: this.parts, scope }))
+    return this.prompt.seenBy(key, turnChat)
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */

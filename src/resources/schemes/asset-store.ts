@@ -6,17 +6,17 @@ import { LRUCache } from 'lru-cache'
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
-import { clip } from '../../util/clip'
 import { uuidv7 } from '../../util/uuidv7'
 import type { Logger } from '../../util/logger'
-import { ResourceError, type ResourceErrorCode } from '../errors'
+import { ResourceError } from '../errors'
 import { fsError } from '../fs-error'
 import { sniffMediaType, mediaTypeOfName } from '../media-type'
 import { mayRead } from '../scope'
 import type { MediaBytes, ReadScope } from '../types'
 import { Owners } from './owners'
 import { arrivalQueue } from './asset-prefetch'
-import { withoutUrls } from '../../util/without-urls'
+import { failureMessage, failureOf, type FetchFailure } from './asset-fetch-failure'
+import { decodeDataUrl } from './data-url'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -33,14 +33,6 @@ export interface AssetSidecar {
   sha256?: string
   /** why the fetch when the message arrived failed; a read tries again (not when too large) */
   fetchFailure?: FetchFailure
-}
-
-export interface FetchFailure {
-  at: string
-  code: ResourceErrorCode
-  /** without the source: `HTTP 400: download url has expired`, `request timeout` */
-  reason: string
-  status?: number
 }
 
 export interface RegisterOptions {
@@ -279,54 +271,7 @@ export class AssetStore {
   }
 }
 
-/** A failed fetch, without its source (the platform's link never reaches the model, SPEC §3, not even inside an error). */
-function failureOf(e: any, source: string): FetchFailure {
-  const code: ResourceErrorCode = e instanceof ResourceError ? e.code : 'read_failed'
-  // Koishi's HTTP error carries the response; httpGet says "<url> answered 404"
-  const status: number | undefined = e?.response?.status ?? (Number(/\banswered (\d{3})\b/.exec(String(e?.message))?.[1]) || undefined)
-  const body = e?.response?.data
-  // QQ's expired link: HTTP 400 with {"retcode":-5503007,"retmsg":"download url has expired"} (NapCatQQ #190)
-  const words = body && typeof body === 'object' && [body.retmsg, body.message, body.msg].find(w => typeof w === 'string' && w)
-  const reason = status ? `HTTP ${status}${words ? ': ' + clip(withoutSource(words, source), 200) : ''}` : clip(withoutSource(String(e?.message ?? e), source))
-  return { at: new Date().toISOString(), code, reason, ...(status ? { status } : {}) }
-}
-
-/** The statuses of a link that no longer works (QQ answers 400 for an expired rkey). */
-const GONE = new Set([400, 403, 404, 410])
-
-/**
- * What a read says: this fetch's reason, the one at arrival, and whether the link expired first.
- * `arrival`: this is the arrival fetch (a read that shared it is told so).
- */
-function failureMessage(id: string, now: FetchFailure, earlier: FetchFailure | undefined, arrival: boolean, maxBytes: number): string {
-  if (now.code === 'too_large') return `asset://${id} is larger than ${maxBytes} bytes`
-  const gone = (f?: FetchFailure) => !!f?.status && GONE.has(f.status)
-  let text = `asset://${id}: its media could not be fetched: ${now.reason}`
-  if (arrival) return text + (gone(now) ? ' (the platform\'s link did not work when the message arrived)' : ' (when the message arrived)')
-  if (earlier) text += `; when the message arrived: ${earlier.reason}`
-  if (gone(now)) {
-    text += gone(earlier) ? ' (the platform\'s link did not work even when the message arrived)' : ' (the platform\'s link expired before it was fetched)'
-  }
-  return text
-}
-
 function clean(mediaType?: string): string | undefined {
   const t = mediaType?.split(';')[0].trim().toLowerCase()
   return t && t !== 'application/octet-stream' ? t : undefined
-}
-
-export function decodeDataUrl(url: string): { data: Buffer; mediaType?: string } {
-  const m = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/s.exec(url)
-  if (!m) throw new ResourceError('invalid_url', 'malformed data: URL')
-  const data = m[3] ? Buffer.from(m[4], 'base64') : Buffer.from(decodeURIComponent(m[4]), 'utf8')
-  return { data, mediaType: m[1] || undefined }
-}
-
-/** An error message with the media's source, its host and any other URL in it left out. */
-export function withoutSource(message: string, source: string): string {
-  let out = message.split(source).join('(its source)')
-  let host = ''
-  try { host = new URL(source).host } catch {}
-  if (host) out = out.split(host).join('(its host)')
-  return withoutUrls(out)
 }

@@ -8,15 +8,17 @@
  * - totalLines/totalChars are the whole file's, given only when cheap: always for a kept text;
  *   for a larger file totalLines once a scan has reached its end.
  */
-import { ResourceError } from '../errors'
 import type { LineRange } from '../file-url'
 import { checkOffset, insidePair, planPage, TEXT_BUDGET, type Budget, type ContinueUrl, type Page } from '../paging'
-import { isHighSurrogate, isLowSurrogate, splitsSurrogatePair } from '../../util/surrogate'
-import { CHUNK, type TextCache } from '../text-cache'
+import { isHighSurrogate, isLowSurrogate } from '../../util/surrogate'
+import type { TextCache } from '../text-cache'
 import type { FileIndex, Position } from '../line-index'
-import { readFully, withFile, type Source, type TextFile } from './text-file'
-import { completeLength, decode, encodedLength, type Decoded } from '../utf8'
+import { readFully, withFile, type TextFile } from './text-file'
+import { completeLength, decode, type Decoded } from '../utf8'
 import { lastAtOrBefore, type WholeText } from '../whole-text'
+import { countNewlines, nthNewlineEnd } from './newlines'
+import { readRangeBytes } from './range-bytes'
+import { advance, scanOf, seekLine, seekOffset, type Scan } from './seek'
 
 export interface FilePageRequest {
   path: string
@@ -47,16 +49,6 @@ export interface FileRangeRequest {
 }
 
 const DEFAULT_MAX_BYTES = 32 << 20
-const NL = 10
-
-/** What a streamed read works with: the open file, its line index, and the cache lending chunk buffers. */
-interface Scan {
-  source: Source
-  /** the same file for the page window's one bounded read (synchronous on a local disk) */
-  window: Source
-  index: FileIndex
-  cache: TextCache
-}
 
 export async function readFilePage(req: FilePageRequest): Promise<FilePageResult> {
   const budget = req.budget ?? TEXT_BUDGET
@@ -70,10 +62,6 @@ export async function readFilePage(req: FilePageRequest): Promise<FilePageResult
     if (whole) return pageOfText(whole, range, offset, req.continueUrl, budget)
     return streamedPage(await scanOf(file), range, offset, req.continueUrl, budget)
   })
-}
-
-async function scanOf(file: TextFile): Promise<Scan> {
-  return { source: await file.source(), window: await file.source(true), index: await file.index(), cache: file.cache }
 }
 
 async function streamedPage(scan: Scan, range: LineRange, offset: number, continueUrl: ContinueUrl, budget: Budget): Promise<FilePageResult> {
@@ -139,7 +127,7 @@ function pageOfText(whole: WholeText, range: LineRange, offset: number, continue
   }
 }
 
-// ---------------------------------------------------------------- seeking
+// ---------------------------------------------------------------- where a page starts (seek.ts walks the file)
 
 function isEmpty(range: LineRange): boolean {
   return range.end !== undefined && range.end < range.start
@@ -153,57 +141,6 @@ async function locate(scan: Scan, range: LineRange, offset: number): Promise<Pos
   if (known) return known
   const start = await seekLine(scan, range.start)
   return offset > 0 ? seekOffset(scan, start, offset, range.end) : start
-}
-
-/** Byte where `target` starts (the end of the file when it has fewer lines). */
-async function seekLine({ source: file, index, cache }: Scan, target: number): Promise<Position> {
-  const from = index.nearest(target)
-  if (from.line === target) return { ...from, column: 1 }
-  if (index.totalLines !== undefined && target > index.totalLines) return { byte: index.size, line: target, column: 1 }
-  return cache.withChunk(async (buffer) => {
-    let line = from.line
-    let lineByte = from.byte
-    for (let pos = from.byte; pos < index.size;) {
-      const n = await readFully(file, buffer, 0, Math.min(CHUNK, index.size - pos), pos)
-      if (!n) break
-      const chunk = n < buffer.length ? buffer.subarray(0, n) : buffer
-      for (let nl = chunk.indexOf(NL); nl >= 0; nl = chunk.indexOf(NL, nl + 1)) {
-        line++
-        lineByte = pos + nl + 1
-        index.lineStart(line, lineByte)
-        if (line === target) {
-          index.reached(line, lineByte)
-          return { byte: lineByte, line, column: 1 }
-        }
-      }
-      index.reached(line, lineByte)
-      pos += n
-    }
-    index.totalLines ??= lineByte < index.size ? line : line - 1
-    return { byte: index.size, line: target, column: 1 }
-  })
-}
-
-/** Walks `offset` UTF-16 units from `start` (a cold Continue); stops early past `endLine`. */
-async function seekOffset({ source: file, index, cache }: Scan, start: Position, offset: number, endLine?: number): Promise<Position> {
-  return cache.withChunk(async (buffer) => {
-    let at = start
-    let left = offset
-    while (left > 0 && at.byte < index.size && !(endLine !== undefined && at.line > endLine)) {
-      const n = await readFully(file, buffer, 0, Math.min(CHUNK, index.size - at.byte), at.byte)
-      const eof = at.byte + n >= index.size
-      const window = decode(buffer, 0, eof ? n : completeLength(buffer, n))
-      if (window.text.length <= left) {
-        at = advance(at, window.text, window)
-        left -= window.text.length
-      } else {
-        if (splitsSurrogatePair(window.text, left)) throw insidePair(offset)
-        at = advance(at, window.text.slice(0, left), window)
-        left = 0
-      }
-    }
-    return at
-  })
 }
 
 // ---------------------------------------------------------------- windows
@@ -224,64 +161,6 @@ async function readWindow({ window: file, index }: Scan, at: Position, endLine: 
   const reachedEof = rangeEnd < 0 && at.byte + n >= index.size
   const end = rangeEnd >= 0 ? rangeEnd : reachedEof ? n : completeLength(bytes, n)
   return { ...decode(bytes, 0, end), atEnd: rangeEnd >= 0 || reachedEof, reachedEof, reachedRangeEnd: rangeEnd >= 0 }
-}
-
-/** Byte just after the count-th '\n' in bytes[0, n), or -1. */
-function nthNewlineEnd(bytes: Buffer, n: number, count: number): number {
-  const view = bytes.subarray(0, n)
-  let nl = -1
-  for (let seen = 0; seen < count; seen++) {
-    nl = view.indexOf(NL, nl + 1)
-    if (nl < 0) return -1
-  }
-  return nl + 1
-}
-
-/** Reads the range's bytes from `at`, refusing more than maxBytes. */
-async function readRangeBytes({ source: file, index }: Scan, at: Position, endLine: number | undefined, maxBytes: number): Promise<Buffer> {
-  if (endLine === undefined && index.size - at.byte > maxBytes) throw tooLarge(maxBytes)
-  const parts: Buffer[] = []
-  let total = 0
-  let newlinesLeft = endLine === undefined ? Infinity : endLine - at.line + 1
-  for (let pos = at.byte; pos < index.size && newlinesLeft > 0;) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, index.size - pos))
-    let n = await readFully(file, chunk, 0, chunk.length, pos)
-    if (!n) break
-    const end = newlinesLeft === Infinity ? -1 : nthNewlineEnd(chunk, n, newlinesLeft)
-    if (end >= 0) n = end
-    else if (newlinesLeft !== Infinity) newlinesLeft -= countByte(chunk, n, NL)
-    if (end >= 0) newlinesLeft = 0
-    total += n
-    if (total > maxBytes) throw tooLarge(maxBytes)
-    parts.push(chunk.subarray(0, n))
-    pos += n
-  }
-  return Buffer.concat(parts)
-}
-
-function tooLarge(maxBytes: number): ResourceError {
-  return new ResourceError('too_large', `the range is larger than ${maxBytes} bytes; read it in parts with a line selector such as :1-2000`)
-}
-
-function countByte(bytes: Buffer, n: number, byte: number): number {
-  const view = bytes.subarray(0, n)
-  let count = 0
-  for (let at = view.indexOf(byte); at >= 0; at = view.indexOf(byte, at + 1)) count++
-  return count
-}
-
-/** Position after `text`, which was decoded from `from.byte` on. */
-function advance(from: Position, text: string, decoded: Decoded): Position {
-  const byte = from.byte + encodedLength(text, decoded)
-  const lastNl = text.lastIndexOf('\n')
-  if (lastNl < 0) return { byte, line: from.line, column: from.column + text.length }
-  return { byte, line: from.line + countNewlines(text), column: text.length - lastNl }
-}
-
-function countNewlines(text: string): number {
-  let count = 0
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++
-  return count
 }
 
 /** Lines in the file when `text` runs from `at` to its end. */
