@@ -20,3 +20,8 @@ export async function acquireHome(home: string): Promise<() => void> {
     if (holders.get(home) === mine) holders.delete(home)
   }
 }
+
+/** Resolves when every home under `dir` held now is free: the runtimes that held them have stopped (a test's teardown). */
+export async function homesFree(dir: string): Promise<void> {
+  await Promise.all([...holders].filter(([home]) => home.startsWith(dir)).map(([, held]) => held))
+}

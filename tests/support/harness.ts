@@ -7,6 +7,7 @@ import { App, Bot, h as hh } from 'koishi'
 import mock from '@koishijs/plugin-mock'
 import { HTTP as http } from '@koishijs/plugin-http'
 import * as kotodama from '../../src'
+import { homesFree } from '../../src/runtime/home-lock'
 import { AppHarness } from './app-waits'
 import { FakeOpenAI } from './fake-openai'
 
@@ -162,14 +163,15 @@ export class Harness extends AppHarness {
   async stop(): Promise<void> {
     nodeMock.restoreAll()
     this.fork?.dispose()
+    // cordis does not wait for the service's async stop: the runtimes finish writing before the folder goes
+    await homesFree(this.dataDir)
     await this.idle(20)
     // plugin-mock's dispose throws when stopped with the app (koishijs/koishi#1525)
     this.mocks.forEach(m => m.dispose())
     await this.app.stop()
     await this.server.close()
     this.untarget()
-    // a runtime still stopping may write its usage file while the folder goes (ENOTEMPTY): retried
-    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })
+    if (this.ownsDataDir) await rm(this.dataDir, { recursive: true, force: true })
   }
 }
 
