@@ -4,6 +4,7 @@ import type { VisionCache } from '../model/vision'
 import type { ModelCalls } from '../model/calls'
 import type { ModelHandle } from '../model/provider'
 import type { RuntimePart } from '../part/runtime-part'
+import { openTurn, tellAppended } from '../part/turn-hooks'
 import type { ResourceCenter } from '../resources/center'
 import type { ArtifactStore } from '../resources/schemes/artifact-store'
 import type { AssetStore } from '../resources/schemes/asset-store'
@@ -100,33 +101,8 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     },
     loadImage: url => side.images.load(url),
     ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
-    beforeTurn: async () => {
-      // only parts with a hook are awaited, and an opening answered at once is not wrapped in a promise:
-      // this runs before every turn (bench 6, turn overhead)
-      for (const p of side.parts) if (p.beforeTurn) await p.beforeTurn(key).catch(e => side.logged(p, 'could not prepare a turn', e))
-      const lines: string[] = []
-      for (const p of side.parts) {
-        if (!p.opening) continue
-        let line: string | undefined
-        try {
-          const opened = p.opening(key)
-          line = opened instanceof Promise ? await opened : opened
-        } catch (e) {
-          side.logged(p, 'could not open a turn', e)
-        }
-        if (line) lines.push(line)
-      }
-      return lines
-    },
-    indexed: entries => {
-      for (const p of side.parts) {
-        try {
-          p.appended?.(key, entries)
-        } catch (e) {
-          side.logged(p, 'missed appended entries', e)
-        }
-      }
-    },
+    beforeTurn: () => openTurn(side.parts, key, side.logged),
+    indexed: entries => tellAppended(side.parts, key, entries, side.logged),
     waits: side.waits.portFor(key),
     muted: channel => side.muted(channel),
     changed: () => side.changed(key),
