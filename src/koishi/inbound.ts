@@ -81,7 +81,7 @@ export class Inbound {
         // awaited only when there is a pull: a tick less for every other message
         const pulling = this.pulls.before(runtime, channel, () => liveOf(arrival))
         if (pulling) await pulling
-        const kit = kitFor(runtime, session.bot, this.deps.log, voiceOrigin(arrival))
+        const kit = kitFor(runtime, () => session.bot, this.deps.log, voiceOrigin(arrival))
         if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
       }
       throw new Error('its runtime kept stopping')

@@ -8,6 +8,7 @@ import { stickersPart } from '../../stickers/part'
 import { voicePart } from '../../voice/part'
 import type { Logger } from '../../util/logger'
 import { onebotForward } from '../adapters/onebot/forward'
+import { platformOf } from '../../claims/bot-id'
 
 export type { VoiceOrigin } from '../../inbound/kit'
 
@@ -19,7 +20,12 @@ export function hearingFor(runtime: Runtime, m: VoiceOrigin): RenderKit['voice']
   return (url, seconds) => hearing.hear(url, message, seconds)
 }
 
-export function kitFor(runtime: Runtime, bot: Bot, log: Logger, m: VoiceOrigin): RenderKit {
+/**
+ * `bot` is asked only when a forward is fetched: a Koishi bot is reached through a context proxy,
+ * dear at every plain message (bench 11, ingest).
+ */
+export function kitFor(runtime: Runtime, bot: () => Bot, log: Logger, m: VoiceOrigin): RenderKit {
   const stickers = stickerLookup(runtime.part(stickersPart)?.library)
-  return { assets: runtime.assets, forward: onebotForward(bot, log), stickers, voice: hearingFor(runtime, m) }
+  const forward: RenderKit['forward'] = platformOf(runtime.bot) === 'onebot' ? async id => onebotForward(bot(), log)?.(id) : undefined
+  return { assets: runtime.assets, forward, stickers, voice: hearingFor(runtime, m) }
 }
