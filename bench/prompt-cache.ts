@@ -16,6 +16,7 @@ import { platformOf } from '../src/claims/bot-id'
 import type { Mode, Row } from './measure'
 import { seededRandom } from './seeded-random'
 import { benchRuntime, BOT, turn, usage } from './runtime-setup'
+import { qwen3Tokens } from './tokens'
 
 export const MESSAGES = 300
 /**
@@ -210,6 +211,8 @@ export async function promptCache(mode: Mode): Promise<Row[]> {
   const { now: wide, old: wideOld } = await compare(join(dir, 'default'), { messages: DEFAULT_CHAT, context: DEFAULT_CONTEXT })
   const { now: harsh, old: harshOld } = await compare(join(dir, 'harsh'), { messages: MESSAGES, context: HARSH })
   const fixed = now.first.tools.length + now.first.system.length
+  const system = qwen3Tokens(now.first.system)
+  const tools = qwen3Tokens(now.first.tools)
   const counts = (x: Shares) => `${x.requests} requests after the window first filled, ${x.cuts} of them after a cut`
   return [
     {
@@ -237,6 +240,11 @@ export async function promptCache(mode: Mode): Promise<Row[]> {
       benchmark: `12 prompt cache at the default limits (${DEFAULT_CHAT.toLocaleString('en')} messages, history only, informational)`, figure: wide.history.mean, unit: '',
       baseline: wideOld.history.mean, baselineLabel: 'sliding window', ratio: wide.history.mean / wideOld.history.mean,
       note: `limits ${DEFAULT_CONTEXT.maxMessages} messages / ${DEFAULT_CONTEXT.maxChars.toLocaleString('en')} chars; ${counts(wide)}; whole request ${pct(wide.whole.mean)} (old layout ${pct(wideOld.whole.mean)})`,
+    },
+    {
+      benchmark: '12 prompt cache: fixed part (system prompt + tool declarations), Qwen3 tokens', figure: system + tools, unit: 'tokens',
+      note: `system prompt ${system}, tool declarations ${tools} (as the tools' JSON); Qwen3's own tokenizer; default profile, memory on, default tools `
+        + `(issue 38: at least a fifth smaller at default settings)`,
     },
     {
       benchmark: '12 prompt cache: fixed part (system prompt + tool declarations, est. tokens)', figure: Math.round(fixed / 4), unit: 'tokens',
