@@ -29,6 +29,7 @@ const model = Schema.object({
   contextTokens: Schema.number().default(0),
   fallback: Schema.array(Schema.string()).role('table').default([]),
   reasoning: Schema.union(['auto', 'return', 'drop']).default('auto'),
+  toolChoice: Schema.union(['auto', 'required']).default('auto'),
   cacheTtl: Schema.union(['5m', '1h']).default('5m'),
   thinkingBudget: Schema.number().default(0),
   price: Schema.object({

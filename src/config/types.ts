@@ -25,6 +25,8 @@ export interface ModelConfig {
   timeoutMs: number
   /** how tool calls travel (SPEC §11) */
   toolCalls: ToolCallDialect
+  /** required: every step must call a tool (finish is the silent one), where the server honours it (SPEC §27); absent: auto */
+  toolChoice?: 'auto' | 'required'
   /** the server's context window in tokens; 0: unknown */
   contextTokens: number
   /** model ids tried in order when this one is unavailable */

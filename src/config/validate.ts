@@ -49,6 +49,7 @@ const MODEL_CHECKS: Record<string, FieldCheck> = {
   maxRetries: nonNegative, timeoutMs: positive, contextTokens: nonNegative,
   reasoning: reasoningMode, provider: providerName, thinkingBudget: optional(wholeNonNegative),
   cacheTtl: v => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'",
+  toolChoice: v => v === undefined || v === 'auto' || v === 'required' ? undefined : 'must be auto or required',
   'price.input': optNonNegative, 'price.cachedInput': optNonNegative, 'price.cacheWrite': optNonNegative, 'price.output': optNonNegative,
 }
 

@@ -77,7 +77,10 @@ export async function callModel(handle: ModelHandle, o: {
   const prompt = await convertToLanguageModelPrompt({
     prompt: { system: o.system, messages: o.messages }, supportedUrls: await model.supportedUrls, download: undefined,
   } as any)
-  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: undefined, activeTools: undefined } as any)
+  const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
+  // models[].toolChoice required: a step never ends in plain text (SPEC §27); tools in the text (hermes, xml) have no such switch
+  const required = native && handle.config.toolChoice === 'required' && Object.keys(o.tools).length > 0
+  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: required ? 'required' : undefined, activeTools: undefined } as any)
   const { retry } = prepareRetries({ maxRetries: handle.config.maxRetries, abortSignal: signal } as any)
   const generate = () => retry(() => model.doGenerate({ prompt, tools, toolChoice, abortSignal: signal }))
   let result
@@ -92,7 +95,6 @@ export async function callModel(handle: ModelHandle, o: {
   if (result.finishReason?.unified === 'content-filter' && !result.content.some(p => p.type === 'text' || p.type === 'tool-call')) {
     throw new ContentFiltered(result.finishReason.raw)
   }
-  const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
   return toStep(result.content, o.tools, result.usage, native ? functionTools(tools) : undefined, o.hidden)
 }
 
