@@ -80,7 +80,8 @@ export async function callModel(handle: ModelHandle, o: {
   const native = !handle.config.toolCalls || handle.config.toolCalls === 'native'
   // models[].toolChoice required: a step never ends in plain text (SPEC §27); tools in the text (hermes, xml) have no such switch
   const required = native && handle.config.toolChoice === 'required' && Object.keys(o.tools).length > 0
-  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: required ? 'required' : undefined, activeTools: undefined } as any)
+  const choice = required ? 'required' : undefined
+  const { tools, toolChoice } = await prepareToolsAndToolChoice({ tools: o.tools, toolChoice: choice, activeTools: undefined } as any)
   const { retry } = prepareRetries({ maxRetries: handle.config.maxRetries, abortSignal: signal } as any)
   const generate = () => retry(() => model.doGenerate({ prompt, tools, toolChoice, abortSignal: signal }))
   let result
