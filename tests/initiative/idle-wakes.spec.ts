@@ -13,6 +13,7 @@ import { INITIATIVE_FILE } from '../../src/initiative/idle-wakes'
 import type { Entry } from '../../src/history/entries'
 import { systemClock } from '../../src/util/clock'
 import { idle } from '../support/app-waits'
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 import { Harness, NO_TYPING } from '../support/harness'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { lastUserText } from '../support/fake-openai'
@@ -43,10 +44,9 @@ describe('initiative: an idle wake queued behind a turn', function () {
 
 describe('initiative: a changed window after a reload', function () {
   let h: Harness | undefined
-  let clock: ReturnType<typeof install> | undefined
+  let clock: InstalledClock | undefined
+  const installClock = fakeClock()
   afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
     await h?.stop()
     h = undefined
   })
@@ -54,7 +54,7 @@ describe('initiative: a changed window after a reload', function () {
   it('a wake held back at night runs once the owner opens the window and reloads', async () => {
     const initiative = { enabled: true, idleMinutes: 60, jitter: 0, activeHours: '09:00-23:00', timezone: 'UTC' }
     h = await Harness.start({ profile: { typing: NO_TYPING, initiative } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T22:30:00Z'), shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T22:30:00Z'), shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice', 'room1').receive('anyone around?')
     await h.settled()
@@ -78,7 +78,7 @@ describe('initiative: a changed window after a reload', function () {
   it('after a reload an idle wake fires without a message: the edge starts the runtime whose home holds one', async () => {
     const initiative = { enabled: true, idleMinutes: 60, jitter: 0, activeHours: '00:00-24:00', timezone: 'UTC' }
     h = await Harness.start({ profile: { typing: NO_TYPING, initiative } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T10:00:00Z'), shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T10:00:00Z'), shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice', 'room1').receive('anyone around?')
     await h.settled()

@@ -4,10 +4,10 @@
 import { expect } from 'chai'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { install } from '@sinonjs/fake-timers'
 import { checkConfig } from '../../src/runtime/config-of-parts'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { dayOf, daysBefore, nextDay } from '../../src/util/day'
+import { fakeClock, type InstalledClock } from '../support/fake-clock'
 import { Harness, NO_TYPING, call } from '../support/harness'
 
 const MIN = 60_000
@@ -33,16 +33,15 @@ describe('the day (util/day.ts)', () => {
 
 describe('budgets.timezone through the plugin', () => {
   let h: Harness | undefined
-  let clock: ReturnType<typeof install> | undefined
+  let clock: InstalledClock | undefined
+  const installClock = fakeClock()
   afterEach(async () => {
-    clock?.uninstall()
-    clock = undefined
     await h?.stop()
     h = undefined
   })
 
   it('a request at 23:30 UTC is counted in the usage book on the next day of Asia/Shanghai', async () => {
-    clock = install({ toFake: ['Date'], now: utc('2026-05-01T23:30:00Z'), shouldAdvanceTime: true })
+    clock = installClock({ toFake: ['Date'], now: utc('2026-05-01T23:30:00Z'), shouldAdvanceTime: true })
     h = await Harness.start({ budgets: SHANGHAI })
     h.server.script({ toolCalls: [call('finish', {})], usage: { prompt_tokens: 2000, completion_tokens: 1 } })
     await h.client('bob').receive('hello')
@@ -57,7 +56,7 @@ describe('budgets.timezone through the plugin', () => {
     // backoff 10: no second wake before the evening's message
     const initiative = { enabled: true, idleMinutes: 60, backoff: 10, jitter: 0, activeHours: '00:00-24:00', timezone: '', perDay: 1, stopAfterUnanswered: 5 }
     h = await Harness.start({ budgets: SHANGHAI, profile: { typing: NO_TYPING, initiative } })
-    clock = install({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T14:00:00Z'), shouldClearNativeTimers: true })
+    clock = installClock({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: utc('2026-05-01T14:00:00Z'), shouldClearNativeTimers: true })
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('alice', 'room1').receive('anyone around?')
     await h.settled()
