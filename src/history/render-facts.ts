@@ -6,9 +6,9 @@ import { CHANNEL_NAME_CHARS, displayName, flattenLines, indentContinuation, show
 import { safeCut } from '../util/surrogate'
 import { wallTime } from '../util/day'
 
-/** 'YYYY-MM-DD HH:MM' of the host's zone (util/day.ts's wall clock, as every day of kotodama) */
-export function formatTime(ms: number): string {
-  return wallTime(ms, '')
+/** 'YYYY-MM-DD HH:MM' in `zone` (budgets.timezone; '' : the host's), util/day.ts's wall clock as every day of kotodama */
+export function formatTime(ms: number, zone = ''): string {
+  return wallTime(ms, zone)
 }
 
 /** the start of a quoted message's text a fact line shows */
