@@ -10,7 +10,8 @@ import { KeyedQueue } from '../util/keyed-queue'
 import type { RuntimeRegistry } from './runtime-registry'
 import type { Logger } from '../util/logger'
 import { historyPull, type HistoryPull } from './history-pull'
-import { arrivalOf, liveOf, sessionToFact, voiceOrigin } from './inbound/session-to-fact'
+import { arrivalOf, liveOf, sessionToFact, voiceOrigin, type Arrival } from './inbound/session-to-fact'
+import { GuildNames } from './inbound/guild-names'
 import { listenToNotices } from './presence/notices'
 import { hearingFor, kitFor } from './inbound/kit-for'
 import { runtimeKey } from '../claims/bot-id'
@@ -35,10 +36,12 @@ export class Inbound {
   private ingest = new KeyedQueue()
   /** each bot's display name, read once (a session's properties are costly proxies), kept current by status events */
   private names = new Map<string, string | undefined>()
+  private guildNames: GuildNames
   /** messages said while the bot was away, pulled before anything newer is stored (SPEC §19) */
   private pulls: HistoryPull<Runtime>
 
   constructor(private ctx: Context, private deps: InboundDeps) {
+    this.guildNames = new GuildNames(() => deps.now())
     this.pulls = historyPull(ctx, {
       log: deps.log, profiles: () => deps.profiles(), owner: (bot, channel) => deps.owner(bot, channel),
       running: (p, bot) => deps.runtimes.running(p, bot), watch: fn => deps.runtimes.watch(fn),
@@ -82,7 +85,8 @@ export class Inbound {
         const pulling = this.pulls.before(runtime, channel, () => liveOf(arrival))
         if (pulling) await pulling
         const kit = kitFor(runtime, () => session.bot, this.deps.log, voiceOrigin(arrival))
-        if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session)))) return
+        const group = await this.groupName(arrival, session)
+        if (await runtime.receive(await sessionToFact(session, kit, arrival, this.botName(bot, session), group))) return
       }
       throw new Error('its runtime kept stopping')
     }).catch(e => this.deps.log.error('a message of %s in %s could not be stored: %s', bot, channel, e?.stack ?? e))
@@ -103,6 +107,13 @@ export class Inbound {
   /** A conversation's ingest queue: its messages and pulls, one after another. */
   private queue<T>(p: ProfileConfig, bot: string, conv: string, task: () => Promise<T>) {
     return this.ingest.run(`${runtimeKey(p.id, bot)}\u0000${conv}`, task)
+  }
+
+  /** The group's name when the event does not carry it (OneBot's do not): asked of the platform (guild-names.ts). */
+  private groupName(a: Arrival, session: Session): Promise<string | undefined> | undefined {
+    const guild = a.event.guild?.id
+    if (a.isDirect || !guild || a.event.channel?.name) return undefined
+    return this.guildNames.of(a.bot, session.bot, guild)
   }
 
   botName(bot: string, session?: Session): string | undefined {

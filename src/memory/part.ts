@@ -1,6 +1,7 @@
 // Memory as a plugin of its runtime (SPEC §13): local:// (its writer, quotas and the guard of what
 // one chat may see, SPEC §22), the write tool, the protocol's memory lines and the memory section of
 // the system prompt, a look for the owner's edits before each turn.
+import PROTOCOL from './protocol.md'
 import { join } from 'node:path'
 import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
@@ -43,11 +44,11 @@ export const memoryPart: PartPlugin<MemoryConfig, MemoryPart> = {
         const d = memory.schemeDeps()
         return [localScheme(d.localRoot, d.localWrite, d.localGuard)]
       },
-      tools: () => on() ? [['write', writeTool(view, config)]] : [],
+      tools: () => on() ? [['write', writeTool(view)]] : [],
       prompt(s) {
         if (!on()) return undefined
         const section = memory.section(s)
-        return { flags: { memory: true, memorySection: !!section }, section }
+        return { protocol: PROTOCOL, section }
       },
       beforeTurn: () => memory.prepare(),
       stop: () => memory.idle(),

@@ -6,10 +6,10 @@ import type { Entry } from '../history/entries'
 import type { ReadScope, SchemeHandler } from '../resources/types'
 import type { OutboundServer } from '../tools/outbound'
 
-/** A part's share of the system prompt: protocol flags it turns on, and a section after the protocol. */
+/** A part's share of the system prompt: its paragraph of the protocol, and a section after the protocol. */
 export interface PromptShare {
-  /** `[flag]` lines of protocol.md shown while the part is on */
-  flags?: Record<string, boolean>
+  /** its paragraph of the protocol (prose from a .md beside the part), after the core protocol's, in part order */
+  protocol?: string
   /** text after the protocol, in part order; it must change only when the part's own state does (SPEC §16) */
   section?: string
 }

@@ -14,6 +14,7 @@ import type { Writers } from './writers'
 import { NoteHeads, type NoteHead } from './people-notes'
 import { platformOf, selfIdOf } from '../claims/bot-id'
 import { BoundedMap } from '../util/bounded-set'
+import { peopleProtocol } from './protocol'
 
 /** people shown in one opening note, the latest speakers */
 export const MAX_PEOPLE = 8
@@ -46,6 +47,7 @@ export interface PeopleDeps {
 /** The opening notes of the people present, and who wrote where (the writers of memory's guard). */
 export function peopleOpenings(d: PeopleDeps): RuntimePart {
   const selfId = selfIdOf(d.bot)
+  const protocol = peopleProtocol(platformOf(d.bot))
   /** per conversation, the authors of the facts since its last turn opened, latest last */
   const present = new Map<string, BoundedMap<string, Person>>()
   /** per conversation, its openings so far and the notes they showed (by person: the block, at which opening) */
@@ -61,7 +63,7 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
   }
   return {
     name: 'people',
-    prompt: () => on() ? { flags: { people: true } } : undefined,
+    prompt: () => on() ? { protocol } : undefined,
     appended(conversation, entries) {
       for (const e of entries) {
         if (e.type !== 'fact' || !e.fact.user?.id || e.fact.user.id === selfId) continue

@@ -1,6 +1,7 @@
 // Recall as a plugin of its runtime (SPEC §17): the search tool, history://, the protocol's recall
 // line, and every appended entry handed to the index. It searches the notes memory's guard lets a
 // reader see, the other parts' documents, and hides what presence says was recalled.
+import PROTOCOL from './protocol.md'
 import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
 import { memoryPart } from '../memory/part'
@@ -34,7 +35,7 @@ export const recallPart: PartPlugin<RecallConfig, RecallPart> = {
       recall,
       schemes: () => recall.enabled ? [recall.scheme()] : [],
       tools: () => recall.enabled ? [['search', searchTool(recall)]] : [],
-      prompt: () => recall.enabled ? { flags: { recall: true } } : undefined,
+      prompt: () => recall.enabled ? { protocol: PROTOCOL } : undefined,
       appended: (key, entries) => recall.add(key, entries),
       written: () => recall.written(),
       reset: key => recall.reset(key),

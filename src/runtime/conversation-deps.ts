@@ -14,6 +14,7 @@ import type { Redactor } from '../util/redact'
 import type { WaitIndexPort } from './durable-waits'
 import type { HostConversation } from './tool-host'
 import type { LoadedImage } from './request/projection'
+import type { Place } from './prompt/chat-place'
 
 export interface ConversationDeps {
   key: string
@@ -27,8 +28,11 @@ export interface ConversationDeps {
   model(): ModelHandle | undefined
   /** the runtime's counted model calls: fallbacks, their health, the usage book */
   calls?: StepCalls
-  /** `chat`: the turn's chat (cross mode: a private chat sees its own memory, SPEC §22) */
-  system(chat?: TurnChat): string
+  /**
+   * `chat`: the turn's chat (cross mode: a private chat sees its own memory, SPEC §22); `place`:
+   * where the conversation is, as its facts tell (SPEC §27)
+   */
+  system(chat?: TurnChat, place?: Place): string
   /** The conversation's direct tools, made once for its tool host (rebuilt inside when extensions change). */
   toolsFor(host: ToolHost): () => Map<string, Tool>
   /** The runtime's side of the tool host; the conversation adds its channel and send queue. */

@@ -1,5 +1,6 @@
 // How a runtime makes one of its conversations: the conversation's dependencies, closed over the
 // runtime's shared pieces (stores, models, parts, tools, channel memory), so runtime.ts only composes.
+import type { Place } from './prompt/chat-place'
 import type { VisionCache } from '../model/vision'
 import type { ModelCalls } from '../model/calls'
 import type { ModelHandle } from '../model/provider'
@@ -59,7 +60,7 @@ export interface ConversationSide {
   /** other plugins' schemes made again when the registry changed */
   syncSchemes(): void
   /** as conversation `key` (in `chat`, for a cross-mode turn) sees it: a private chat's memory only there (SPEC §22) */
-  systemPrompt(key: string, chat?: TurnChat): string
+  systemPrompt(key: string, chat?: TurnChat, place?: Place): string
   judge?: JudgeCall
   /** the channel's mind may not speak now (SPEC §19) */
   muted(channel: string): boolean
@@ -86,7 +87,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),
     calls: side.calls,
-    system: chat => side.systemPrompt(key, chat),
+    system: (chat, place) => side.systemPrompt(key, chat, place),
     hostFor: c => createToolHost(host, c),
     toolsFor: toolHost => {
       const catalog = {

@@ -25,6 +25,7 @@ import { TurnRunner } from './turn-runner'
 import { turnOpening } from './turn-opening'
 import { ConversationChats } from './conversation-chats'
 import { TurnInbox } from './turn-inbox'
+import { ChatPlace } from './prompt/chat-place'
 
 export type { ConversationDeps } from './conversation-deps'
 
@@ -50,6 +51,8 @@ export class Conversation implements TurnPort {
   private books: RequestBooks
   /** which chat each turn is held in, and the private chats owed a turn (SPEC §22) */
   private chats: ConversationChats
+  /** where it is: the system prompt says it (SPEC §27) */
+  private place: ChatPlace
 
   constructor(readonly deps: ConversationDeps) {
     this.attention = conversationAttention(deps, {
@@ -68,6 +71,7 @@ export class Conversation implements TurnPort {
       append: e => void this.append(e), fire: req => this.request(req),
     })
     this.chats = new ConversationChats(deps.key, deps.profile)
+    this.place = new ChatPlace(deps.key)
     this.books = new RequestBooks({ loadImage: url => deps.loadImage(url), artifacts: () => deps.stores.artifacts, owner: deps.key })
     const host = deps.hostFor({
       ownTarget: () => this.profile.mode === 'channel' ? this.target : undefined, entries: () => this.tail.entries,
@@ -96,7 +100,7 @@ export class Conversation implements TurnPort {
   calls() {
     return this.deps.calls ??= new ModelCalls({ models: new Map(), usage: { record: () => {} }, clock: this.clock, logger: this.logger })
   }
-  system() { return this.deps.system(this.currentTurn?.chat) }
+  system() { return this.deps.system(this.currentTurn?.chat, this.place.current) }
   lastTarget() { return this.target }
 
   async load(): Promise<void> {
@@ -104,7 +108,10 @@ export class Conversation implements TurnPort {
     this.tail.loaded(entries, more)
     for (const e of entries) {
       if ((e.type === 'turn' || e.type === 'step') && e.turn > this.turnCounter) this.turnCounter = e.turn
-      if (e.type === 'fact') this.target = targetOf(e.fact)
+      if (e.type === 'fact') {
+        this.target = targetOf(e.fact)
+        this.place.saw(e.fact)
+      }
       this.books.loaded(e)
     }
     this.waiting.restore(entries, more)
@@ -121,6 +128,7 @@ export class Conversation implements TurnPort {
     if (this.stopped) return false
     if (!this.tail.admit(fact)) return true   // pulled after downtime and delivered live: stored once (SPEC §19)
     this.target = targetOf(fact)
+    this.place.saw(fact)
     const arrival = fact.pulled ? {} : this.attention.arrive(fact, wake, this.clock.now())
     const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...arrival }]
     // A fact is first seen by the next turn (or the running one, at its next step).

@@ -6,7 +6,8 @@ import type { TurnChat } from '../contract/tool'
 import { chatOf } from '../contract/turn-scope'
 import type { RuntimePart } from '../part/runtime-part'
 import type { ResourceCenter } from '../resources/center'
-import { promptOptions, SystemPromptCache } from './prompt/system-prompt'
+import { promptOptions, SystemPromptCache, whereParagraph } from './prompt/system-prompt'
+import type { Place } from './prompt/chat-place'
 
 /** What a runtime's prompt is made of. */
 export interface PromptSources {
@@ -24,12 +25,16 @@ export class RuntimePrompt {
 
   constructor(private sources: PromptSources) {}
 
-  /** As conversation `key` sees it (in `turnChat`, a cross-mode turn's chat); without a key, as any group does. */
-  seenBy(key?: string, turnChat?: TurnChat): string {
+  /**
+   * As conversation `key` sees it (in `turnChat`, a cross-mode turn's chat; at `place`, as its facts
+   * tell); without a key, as any group does.
+   */
+  seenBy(key?: string, turnChat?: TurnChat, place?: Place): string {
     const { profile, bot, botName, resources, parts } = this.sources
     const chat = turnChat ?? (key === undefined ? undefined : chatOf(key))
     const scope = { ...key !== undefined ? { conversation: key } : {}, ...chat ? { chat } : {} }
     const toolSources = this.sources.toolSources()
-    return this.cache.get(promptOptions({ profile, bot, botName, schemes: resources.schemes(), toolSources, parts, scope }))
+    const shared = this.cache.get(promptOptions({ profile, schemes: resources.schemes(), toolSources, parts, scope }))
+    return `${shared}\n\n${whereParagraph({ bot, botName, place })}`
   }
 }

@@ -33,6 +33,7 @@ import { PARTS } from './part-list'
 import { outboundOf } from '../part/outbound-of'
 import { WakeRequests } from './wake-requests'
 import type { TurnChat } from '../contract/tool'
+import type { Place } from './prompt/chat-place'
 import { conversationKey } from '../claims/channel-key'
 
 export { runtimeHome, type RuntimeOptions } from './runtime-options'
@@ -137,7 +138,7 @@ export class Runtime {
       resources: this.resources, artifacts: this.artifacts, assets: this.assets, images: new ImageLoader(this.resources),
       channels: this.channels, usage: this.usage, waits: this.waits, parts: this.parts, muted: ch => this.muted(ch),
       history: () => this.history(), registered: this.registered, syncSchemes: () => this.extensions.schemes(),
-      systemPrompt: (key, chat) => this.systemPrompt(key, chat), elements,
+      systemPrompt: (key, chat, place) => this.systemPrompt(key, chat, place), elements,
       ...(judge ? { judge: judgeCall({ id: judge, calls: this.calls, persona: o.profile.persona, clock: o.clock }) } : {}),
       changed: key => {
         this.watchers.forEach(w => w(key))
@@ -198,8 +199,8 @@ export class Runtime {
   }
 
   /** The system prompt as conversation `key` sees it; without one, as any group does. */
-  systemPrompt(key?: string, turnChat?: TurnChat): string {
-    return this.prompt.seenBy(key, turnChat)
+  systemPrompt(key?: string, turnChat?: TurnChat, place?: Place): string {
+    return this.prompt.seenBy(key, turnChat, place)
   }
 
   /** Calls `fn` with a conversation's key whenever it changed; returns the unsubscribe. */

@@ -3,6 +3,7 @@
 // stickers search finds by their labels, sticker:// for read, `<sticker name>` in send_message, the
 // labeller and the learner in the background. Nothing is read before start: the runtime holds its
 // home then.
+import PROTOCOL from './protocol.md'
 import { isAbsolute, join, resolve } from 'node:path'
 import { recallPart } from '../recall/part'
 import type { PartPlugin } from '../part/plugin'
@@ -73,7 +74,7 @@ function stickersOf(o: Pieces): StickersPart {
       if (section.version !== library.version) {
         section = { version: library.version, text: stickerSection(library.approved(), { ...o.config, search: o.search }) }
       }
-      return section.text ? { flags: { stickers: true }, section: section.text } : undefined
+      return section.text ? { protocol: PROTOCOL, section: section.text } : undefined
     },
     searchable() {
       if (docs?.version !== library.version) docs = { version: library.version, searchable: searchableOf(library) }

@@ -4,7 +4,8 @@ import type { Tool } from '../contract/tool'
 import DESCRIPTION from './finish.txt'
 
 const inputSchema = z.object({
-  reason: z.string().optional().describe('why you stop (only for the logs)'),
+  // only for the logs
+  reason: z.string().optional(),
 })
 
 export function finishTool(): Tool<z.infer<typeof inputSchema>, { ok: true }> {

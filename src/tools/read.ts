@@ -18,7 +18,7 @@ type ReadInput = { url: string; lifetime?: string }
 
 export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallPort): Tool<ReadInput, ReadPage> {
   const p = runtime.profile
-  const fields: Record<string, z.ZodType> = { url: z.string().describe('the resource URL') }
+  const fields: Record<string, z.ZodType> = { url: z.string() }
   if (p.attachment.imageInput) fields.lifetime = z.string().optional().describe('once | recent | retain')
   return {
     description: prose(DESCRIPTION, { vision: !!p.attachment.visionModel, lifetime: p.attachment.imageInput }),

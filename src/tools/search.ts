@@ -33,8 +33,8 @@ export const DEFAULT_LIMIT = 10
 
 // limit is nullish: strict function-calling setups fill fields they do not use with null
 const inputSchema = z.object({
-  query: z.string().min(1).describe('words of what you look for'),
-  limit: z.number().int().min(1).max(50).nullish().describe('1 to 50 hits; default 10'),
+  query: z.string().min(1),
+  limit: z.number().int().min(1).max(50).nullish(),
 })
 
 export type SearchInput = z.infer<typeof inputSchema>

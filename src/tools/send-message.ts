@@ -21,14 +21,22 @@ const targetSchema = z.object({
   bot: z.string().optional().describe('platform:selfId; defaults to this bot'),
 })
 
-const inputSchema = z.object({
-  messages: z.array(z.string()).min(1).max(20).describe('1 to 20 chat messages, sent in order'),
-  mode: z.enum(['element', 'text']).optional().describe('element (default): element markup; text: literal text'),
-  target: targetSchema.optional().describe('cross mode only: where to send'),
-  continue: z.boolean().optional().describe('true: keep the turn going after this call'),
-})
+/** messages one call may carry (a turn says 1–3: the most is not declared, so it does not invite many) */
+const MAX_MESSAGES = 20
 
-export type SendMessageInput = z.infer<typeof inputSchema>
+const fields = {
+  messages: z.array(z.string()).min(1).refine(m => m.length <= MAX_MESSAGES, `at most ${MAX_MESSAGES} messages in one call`)
+    .describe('chat messages, sent in order'),
+  mode: z.enum(['element', 'text']).optional().describe('element (default): element markup; text: literal text'),
+  continue: z.boolean().optional().describe('true: keep the turn going after this call'),
+}
+
+/** cross mode: where to send is required of every call */
+const crossSchema = z.object({ ...fields, target: targetSchema.optional().describe('where to send') })
+/** channel mode: no target is declared (SPEC §27 "Fewer tokens"); one given anyway is still checked (pickTarget) */
+const channelSchema = z.object(fields).loose() as unknown as typeof crossSchema
+
+export type SendMessageInput = z.infer<typeof crossSchema>
 
 export type { Dropped }
 /** `voices`: the asset:// URLs of the voice messages delivered (SPEC §20), in order */
@@ -76,7 +84,7 @@ export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMess
   return {
     description: prose(DESCRIPTION, { cross: host.mode === 'cross', parts: lines.length > 0 }, { parts: lines.join('\n') }),
     program: { output: RESULT_TYPE },
-    inputSchema,
+    inputSchema: host.mode === 'cross' ? crossSchema : channelSchema,
     // The whole call holds the conversation's send queue, preparation included, so two calls
     // in one step go out in the order the model wrote them even when the first has media to load.
     execute: (input, ctx) => host.serialize(() => sendMessages(input, ctx, host)),

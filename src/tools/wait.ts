@@ -5,8 +5,8 @@ import type { Tool, WaitDeclaration } from '../contract/tool'
 import DESCRIPTION from './wait.txt'
 
 const inputSchema = z.object({
-  seconds: z.number().min(1).max(86400).optional().describe('wake up this many seconds after the turn ends'),
-  messages: z.number().int().min(1).max(1000).optional().describe('wake up after this many new messages'),
+  seconds: z.number().min(1).max(86400).optional(),
+  messages: z.number().int().min(1).max(1000).optional(),
 })
 
 export type WaitResult =

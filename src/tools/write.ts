@@ -2,7 +2,6 @@
 // center, so an extension's scheme can offer its own write handler.
 import { z } from 'zod'
 import type { WriteRequest, WriteResult } from '../resources/types'
-import { prose } from '../util/prose'
 import type { RuntimeView } from './types'
 import { turnScope } from '../contract/turn-scope'
 import type { Tool } from '../contract/tool'
@@ -17,15 +16,15 @@ const FORMS = ['content', 'append', 'edit', 'remove', 'moveTo'] as const
 // The forms are nullish: models that fill every field they do not use with null (strict
 // function-calling setups do) mean "not given", and get the same answer as when they leave it out.
 const inputSchema = z.object({
-  url: z.string().describe('the file, e.g. local://memory/people/alice.md'),
-  content: z.string().nullish().describe('create or overwrite the file with this text'),
-  append: z.string().nullish().describe('add this text at the end'),
+  url: z.string().describe('e.g. local://memory/games.md'),
+  content: z.string().nullish(),
+  append: z.string().nullish(),
   edit: z.object({
-    find: z.string().min(1).describe('text that occurs exactly once in the file'),
-    replace: z.string().describe('what replaces it'),
-  }).nullish().describe('replace one exact occurrence'),
-  remove: z.boolean().nullish().describe('true: delete the file'),
-  moveTo: z.string().nullish().describe('rename the file to this local:// URL'),
+    find: z.string().min(1),
+    replace: z.string(),
+  }).nullish(),
+  remove: z.boolean().nullish(),
+  moveTo: z.string().nullish(),
 }).superRefine((input, ctx) => {
   const given = FORMS.filter(f => f === 'remove' ? input.remove === true : input[f] != null)
   if (given.length !== 1) {
@@ -47,10 +46,10 @@ function requestOf(input: WriteInput): WriteRequest {
   return { moveTo: input.moveTo!.trim() }
 }
 
-/** `m`: memory's quotas (SPEC §13), named in the description. */
-export function writeTool(runtime: RuntimeView, m: { maxFileBytes: number; maxTotalBytes: number; maxFiles: number }): Tool<WriteInput, WriteResult> {
+/** memory's quotas (SPEC §13) are not described: a write past one is refused with them named */
+export function writeTool(runtime: RuntimeView): Tool<WriteInput, WriteResult> {
   return {
-    description: prose(DESCRIPTION, {}, { maxFileBytes: m.maxFileBytes, maxTotalBytes: m.maxTotalBytes, maxFiles: m.maxFiles }),
+    description: DESCRIPTION.trim(),
     inputSchema: inputSchema as unknown as z.ZodType<WriteInput>,
     execute: (input, ctx) => runtime.resources.write(input.url.trim(), requestOf(input), { signal: ctx.signal, scope: turnScope(ctx.turn) }),
     program: { output: RESULT_TYPE },

@@ -1,6 +1,7 @@
 // Voice as a part (SPEC §20): hearing when `voice.stt` is set (the edge hands it each voice message
 // as it arrives; a turn waits for transcripts under way a bounded time), speaking when `voice.tts`
 // is (send_message's `<voice>`, and the prompt's [voice] line).
+import PROTOCOL from './protocol.md'
 import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
 import type { OutboundServer } from '../tools/outbound'
@@ -29,7 +30,7 @@ export const voicePart: PartPlugin<VoiceConfig, VoicePart> = {
     return {
       name: 'voice',
       hearing,
-      ...server ? { prompt: () => ({ flags: { voice: true } }), outbound: () => [server] } : {},
+      ...server ? { prompt: () => ({ protocol: PROTOCOL }), outbound: () => [server] } : {},
       ...hearing ? {
         beforeTurn: (conversation: string) => hearing.settled(conversation, hearing.waitMs),
         written: () => hearing.idle(),

@@ -38,7 +38,7 @@ describe('memory in every request (SPEC §13)', function () {
   function sectionOf(system: string): string {
     const at = system.indexOf('## Memory\n')
     if (at < 0) return ''
-    return system.slice(at, system.indexOf('\n\nYou are bot ', at))
+    return system.slice(at, system.indexOf('\n\n## Where you are', at))
   }
 
   it('a note written in one step is in the next request: the pinned file in full, the others in the index', async () => {
@@ -56,7 +56,7 @@ describe('memory in every request (SPEC §13)', function () {
     const protocolAt = second.indexOf('## How you live in this chat')
     expect(second.indexOf('Memory: local://memory/ keeps what must outlive')).to.be.greaterThan(protocolAt)
     expect(second.indexOf('## Memory\n')).to.be.greaterThan(second.indexOf('Memory: local://memory/ keeps what must outlive'))
-    expect(second.indexOf('\n\nYou are bot ')).to.be.greaterThan(second.indexOf('## Memory\n'))
+    expect(second.indexOf('\n\n## Where you are')).to.be.greaterThan(second.indexOf('## Memory\n'))
   })
 
   it('with many files the section keeps to 8,000 units and names what does not fit with a read call', async () => {
@@ -171,13 +171,13 @@ describe('memory in every request (SPEC §13)', function () {
     let [system] = await turn()
     expect(sectionOf(system)).to.include('### local://notes/todo.md (pinned, 17 bytes)\nwater the plants')
     expect(sectionOf(system)).to.not.include('Index of')
-    expect(system).to.include('The pinned files (in full) and an index of the folder follow below')
+    expect(system).to.include('The pinned files in full, then an index of local://memory/')
     await h.stop()
 
     // nothing pinned and no index: no section, and the protocol does not promise one
     await start({ memory: { index: false, pinned: [] } })
     ;[system] = await turn()
-    expect(system).to.include('Keep it with the write tool')
+    expect(system).to.include('Keep it with write')
     expect(system).to.not.include('## Memory')
     expect(system).to.not.include('follow below')
     expect(toolNamesOf(h.server.requests[0])).to.include('write')

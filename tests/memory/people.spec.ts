@@ -107,10 +107,10 @@ describe('people (SPEC §21)', function () {
     await note('bob', 'Bob: likes jazz\n')
     const off = await turn('bob', ROOM)
     expect(off.opening).to.equal('')
-    // on and off differ only by the protocol's [people] line
-    const line = on.split('\n').find(l => l.startsWith('People: each person has one note'))!
-    expect(line).to.include('local://memory/people/<platform>/<user id>.md')
-    expect(on.replace(line + '\n', '')).to.equal(off.system)
+    // on and off differ only by the people paragraph of the protocol, which names this platform's folder
+    const line = on.split('\n').find(l => l.startsWith('People: each person\'s note is'))!
+    expect(line).to.include('local://memory/people/mock/<user id>.md')
+    expect(on.replace(line + '\n\n', '')).to.equal(off.system)
   })
 
   it('a write in a private chat goes to the private section, shown only in that chat; a group can neither read nor search it', async () => {

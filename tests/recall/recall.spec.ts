@@ -84,7 +84,7 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     expect(program).to.deep.equal(['alice'])
     const req = h.server.requests.at(-1)!
     expect(req.body.tools.map((t: any) => t.function.name)).to.include('search')
-    expect(req.body.messages[0].content).to.include('Search before you say you do not remember')
+    expect(req.body.messages[0].content).to.include('Before you state, confirm or deny anything said earlier')
     await h.stop()
     h = await Harness.start({ profile: { recall: { enabled: false, embeddingModel: '' } } })
     h.server.script({ toolCalls: [call('finish', {})] })

@@ -319,7 +319,7 @@ describe('foundation: a mind in the chat', function () {
     await h.client('bob').receive('hello')
     await h.server.waitForRequests(2)
     expect(JSON.stringify(h.server.requests[1].body)).to.not.include('let me think very hard')
-    expect(h.server.requests[0].body.messages[0].content).to.include('your user id is 514, so <at id="514"/> mentions you')
+    expect(h.server.requests[0].body.messages[0].content).to.include('(user id 514; <at id="514"/> mentions you)')
   })
 
   it('two sends in one step keep their order even when the first has media to load', async () => {

@@ -40,14 +40,14 @@ describe('hot-path caches (issue 26)', () => {
   it('SystemPromptCache answers as systemPrompt does, for each of its inputs changing', () => {
     const cache = new SystemPromptCache()
     const base: PromptOptions = {
-      persona: 'You are Neko.', mode: 'channel', bot: 'mock:1', schemes: ['local', 'artifact'], codemode: false, readDirect: true,
-      imageInput: false, visionModel: false, parts: [{ flags: { memory: true, memorySection: true }, section: '## Memory\none' }],
+      persona: 'You are Neko.', mode: 'channel', schemes: ['local', 'artifact'], codemode: false, readDirect: true,
+      imageInput: false, visionModel: false, parts: [{ protocol: 'Memory: pinned.', section: '## Memory\none' }],
     }
     const variants: PromptOptions[] = [
       base,
       { ...base, schemes: [...base.schemes] },
-      { ...base, parts: [{ flags: { memory: true, memorySection: true }, section: '## Memory\ntwo' }] },
-      { ...base, parts: [{ flags: { memory: true, memorySection: false }, section: '## Memory\ntwo' }] },
+      { ...base, parts: [{ protocol: 'Memory: pinned.', section: '## Memory\ntwo' }] },
+      { ...base, parts: [{ protocol: 'Memory.', section: '## Memory\ntwo' }] },
       { ...base, schemes: ['local', 'artifact', 'history'] },
       { ...base, toolSources: '- mcp server "files": 12 tools' },
       { ...base, codemode: true, readDirect: false },

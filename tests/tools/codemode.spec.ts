@@ -42,7 +42,7 @@ describe('codemode (SPEC §8)', function () {
     expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'search', 'send_message', 'wait', 'write'])
     const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
     expect(desc).to.include('declare const tools: {')
-    expect(desc).to.match(/read\(input: \{\n\s+\/\*\* the resource URL \*\/\n\s+url: string\n\s+\}\): Promise<\{ kind: 'text'/)
+    expect(desc).to.match(/read\(input: \{\n\s+url: string\n\s+\}\): Promise<\{ kind: 'text'/)
     expect(desc).to.match(/lookup\(input: \{\n\s+\/\*\* the word \*\/\n\s+word: string\n\s+\}\): Promise<any>/)
     expect(desc).to.include('send_message(input:')
     expect(desc).to.include('search(input:')
@@ -63,7 +63,7 @@ describe('codemode (SPEC §8)', function () {
     const out = await program(`return await tools.read({ url: 'local://', lifetime: 'retain' })`)
     expect(JSON.parse(out).error.code).to.equal('invalid_attachment_lifetime')
     const desc = h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description
-    expect(desc).to.match(/read\(input: \{\n\s+\/\*\* the resource URL \*\/\n\s+url: string\n\s+\}\)/)
+    expect(desc).to.match(/read\(input: \{\n\s+url: string\n\s+\}\)/)
   })
 
   it('reads two files with Promise.all and returns a summary', async () => {

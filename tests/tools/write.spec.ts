@@ -339,7 +339,7 @@ return [a.ok, r1.text, r2.text, r3.text]`)
       const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
       expect(desc).to.match(/write\(input: \{/)
       // the declaration's comment (the description's first line) says what a program must know: one form per call
-      expect(desc).to.include('/** Write your own notes in local:// (your folder; it survives restarts): exactly one of content, append, edit, remove or moveTo per call. */')
+      expect(desc).to.include('/** Write your notes in local:// (they survive restarts), one form per call:')
       expect(desc).to.include("Promise<{ ok: true, url: string, bytes: number, lines: number }")
       await h.stop()
 

@@ -64,7 +64,8 @@ const authorOf = (a: Arrival) => a.event.member?.nick || a.event.user?.nick || a
  * `botName`: the bot's display name as the caller knows it (an undefined one is not looked up on
  * the session: every session property is a context proxy, and this runs for every message).
  */
-export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival, botName: string | undefined): Promise<Fact> {
+/** `groupName`: the group's name asked of the platform when the event has none (guild-names.ts) */
+export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival, botName: string | undefined, groupName?: string): Promise<Fact> {
   const { event, selfId, userId, channelId, isDirect, channel } = a
   const message = event.message ?? {}
   const quote = message.quote
@@ -80,7 +81,7 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
     at: event.timestamp || Date.now(),
     bot: a.bot,
     channel,
-    ...(event.channel?.name ? { channelName: event.channel.name } : {}),
+    ...(event.channel?.name || groupName ? { channelName: event.channel?.name || groupName } : {}),
     ...(guildId ? { guildId } : {}),
     ...(rawChannel(channel) !== channelId ? { rawChannel: channelId } : {}),
     direct: isDirect,
