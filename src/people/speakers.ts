@@ -8,6 +8,8 @@ import { shownId } from '../util/transcript-text'
 
 /** speakers kept per conversation */
 const KEPT = 64
+/** conversations kept (each is freed when it unloads; this bounds the rest) */
+const CONVERSATIONS = 1000
 /** characters of a write's text looked at for a name */
 const TEXT_LOOKED_AT = 4000
 
@@ -34,7 +36,7 @@ interface Kept extends Speaker {
 }
 
 export class RecentSpeakers implements SpeakerLookup {
-  private byConversation = new Map<string, BoundedMap<string, Kept>>()
+  private byConversation = new BoundedMap<string, BoundedMap<string, Kept>>(CONVERSATIONS)
 
   saw(conversation: string, place: string, s: Speaker): void {
     let kept = this.byConversation.get(conversation)
