@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Harness, call } from '../support/harness'
+import { Harness, call, FAST_TYPING, NO_DEBOUNCE } from '../support/harness'
 import { toolResultsOf, userTexts } from '../support/fake-openai'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { personUrl } from '../../src/people/people-path'
@@ -20,9 +20,9 @@ describe('who is who (SPEC §27)', function () {
   let local: string
   afterEach(async () => { await h?.stop() })
 
-  async function start() {
-    h = await Harness.start()
-    local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+  async function start(o: { profiles?: any[] } = {}) {
+    h = await Harness.start(o)
+    local = join(runtimeHome(h.dataDir, o.profiles?.[0].id ?? 'neko', 'mock:514'), 'local')
     await mkdir(join(local, 'memory'), { recursive: true })
   }
   /** `id` says `text` in `channel` (undefined: their private chat) under the display name `name`. */
@@ -103,6 +103,18 @@ describe('who is who (SPEC §27)', function () {
     expect(results[1].error.message).to.not.include('Bob').and.not.include('plays bass')
     expect(await readFile(join(people(), 'mock', '7.md'), 'utf8')).to.equal('Bob: plays bass\n')
     expect(await files()).to.deep.equal(['mock', 'mock/7.md'])
+  })
+
+  it('cross mode: a group turn\'s refusal never names someone who spoke only in a private chat', async () => {
+    await start({ profiles: [{
+      id: 'hub', persona: 'You are the hub.', model: 'main', mode: 'cross', typing: FAST_TYPING, timing: NO_DEBOUNCE,
+      claims: [{ bot: 'mock:514', channels: ['group:room*', 'private:*'] }],
+    }] })
+    await turn('42', 'Alice', undefined)
+    const { results } = await turn('7', 'Bob', 'room1', [call('write', { url: 'local://memory/people/alice.md', content: 'Alice: likes jazz\n' })])
+    expect(results[0].error.code).to.equal('forbidden')
+    expect(results[0].error.message).to.include('[people] line').and.not.include('42').and.not.include('Alice')
+    expect(await files()).to.deep.equal([])
   })
 
   it('an odd file under people/ may be removed or moved to a note URL, not written', async () => {
