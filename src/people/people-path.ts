@@ -92,7 +92,7 @@ export class PeopleGuard {
   /**
    * The write as it is made: in a private chat, the partner's note means its private section;
    * another person's note (people/<platform>/<id>.md) is refused there (it would carry the private
-   * chat into groups); other files under people/ are the mind's own business.
+   * chat into groups); other files under people/ are left to the write rule (note-rule.ts).
    */
   write(url: string, request: WriteRequest, partner: string | undefined): { url: string; request: WriteRequest } {
     const target = this.target(url, partner)
