@@ -31,17 +31,16 @@ export interface SpeakerLookup {
 
 interface Kept extends Speaker {
   place: string
-  /** name and id folded for comparison */
-  keys: string[]
 }
 
 export class RecentSpeakers implements SpeakerLookup {
   private byConversation = new BoundedMap<string, BoundedMap<string, Kept>>(CONVERSATIONS)
 
+  /** Told of every message: kept cheap (names are folded only when a refusal asks). */
   saw(conversation: string, place: string, s: Speaker): void {
     let kept = this.byConversation.get(conversation)
     if (!kept) this.byConversation.set(conversation, kept = new BoundedMap(KEPT))
-    kept.set(`${place}\u0000${s.id}`, { ...s, place, keys: [fold(s.name), fold(s.id)] })
+    kept.set(`${place}\u0000${s.id}`, { ...s, place })
   }
 
   forget(conversation: string): void {
@@ -50,7 +49,8 @@ export class RecentSpeakers implements SpeakerLookup {
 
   named(conversation: string, place: string, name: string): Speaker | undefined {
     const wanted = new Set([fold(name), fold(fromSafeName(name))])
-    return this.latest(conversation, place, s => s.keys.some(k => k !== '' && wanted.has(k)))
+    wanted.delete('')
+    return this.latest(conversation, place, s => wanted.has(fold(s.name)) || wanted.has(fold(s.id)))
   }
 
   mentioned(conversation: string, place: string, text: string): Speaker | undefined {
