@@ -4,7 +4,8 @@
 //   listings do not show it, and a write treats it as missing (creating one at its path: forbidden);
 // - a person's public note exists only in conversations where that person has written (writers.ts);
 // - a private section (<id>.private.md) is read only in its chat, listed nowhere else, never moved;
-// - a private chat writes no shared file: it would reach every group (docs/security.md).
+// - a private chat writes no shared file: it would reach every group (docs/security.md);
+// - under people/ only notes of people who wrote in this chat are written (people/note-rule.ts).
 // Unscoped (the owner's console, the runtime itself): everything, as on disk.
 import { ResourceError } from '../resources/errors'
 import { hidden } from '../resources/scope'
@@ -13,11 +14,14 @@ import { isPrivateNote, isPublicNote, partnerOf, PeopleGuard, personUrl } from '
 import type { PrivateFiles } from './private-files'
 import type { WriteRules } from './write-local'
 import type { Writers } from '../people/writers'
+import { isOddPeoplePath, noteRefusal, type WriteWhere } from '../people/note-rule'
+import type { SpeakerLookup } from '../people/speakers'
 
 export class LocalPrivacy {
   readonly people: PeopleGuard
 
-  constructor(private platform: string, readonly files: PrivateFiles, readonly writers: Writers) {
+  /** `speakers`: who spoke lately where, so a refused note write names the note meant */
+  constructor(private platform: string, readonly files: PrivateFiles, readonly writers: Writers, private speakers?: SpeakerLookup) {
     this.people = new PeopleGuard(platform)
   }
 
@@ -56,21 +60,23 @@ export class LocalPrivacy {
   ): { url: string; request: WriteRequest; rules?: WriteRules } {
     if (!scope) return { url, request }
     const partner = partnerOf(scope)
-    return { ...this.people.write(url, request, partner), rules: this.rules(scope, pinned) }
+    return { ...this.people.write(url, request, partner), rules: this.rules(scope, pinned, textOf(request)) }
   }
 
-  private rules(scope: ReadScope, pinned: (rel: string) => boolean): WriteRules {
+  private rules(scope: ReadScope, pinned: (rel: string) => boolean, text: string | undefined): WriteRules {
     const chat = privateChat(scope)
     const partner = partnerOf(scope)
+    const where: WriteWhere | undefined = scope.conversation !== undefined
+      ? { conversation: scope.conversation, place: chat ?? scope.conversation } : undefined
     return {
       check: (t, role) => {
         if (isPrivateNote(t.rel) && (role === 'from' || role === 'to')) {
           throw new ResourceError('forbidden', `${t.url} is a private section: it stays where it is (nothing moves out of it or onto it)`)
         }
         // whether the note exists or not: the same answer
-        if (isPublicNote(t.rel) && !this.wroteHere(t.rel, scope)) {
-          throw new ResourceError('forbidden', `${t.url}: a person's note is written only in a chat where that person has written`)
-        }
+        if (isPublicNote(t.rel) && !this.wroteHere(t.rel, scope)) throw noteRefusal(this.platform, this.speakers, t.url, t.rel, where)
+        // an odd file there may be cleaned up (removed, or moved to a note's URL), not written
+        if (isOddPeoplePath(t.rel) && role !== 'remove' && role !== 'from') throw noteRefusal(this.platform, this.speakers, t.url, t.rel, where, text)
         if (t.exists && !this.visible(t.rel, scope)) {
           if (role === 'write' || role === 'to') throw new ResourceError('forbidden', `${t.url} cannot be written from this chat; choose another name`)
           return true
@@ -91,6 +97,13 @@ export class LocalPrivacy {
       removed: rel => this.files.mark([rel], undefined),
     }
   }
+}
+
+/** What a write puts in its file (a name in it may say whose note it meant). */
+function textOf(request: WriteRequest): string | undefined {
+  if ('content' in request) return request.content
+  if ('append' in request) return request.append
+  return 'edit' in request ? request.edit.replace : undefined
 }
 
 /** The private chat a scope is in (its channel key). */

@@ -29,8 +29,9 @@ export const memoryPart: PartPlugin<MemoryConfig, MemoryPart> = {
     const { view } = scope
     const root = join(view.home, 'local')
     // people come first in the list: who wrote where decides whose notes a chat sees
-    const writers = scope.part(peoplePart)?.writers ?? new Writers(view.home, scope.logger)
-    const guard = new LocalPrivacy(platformOf(view.bot), new PrivateFiles(view.home, root, scope.logger), writers)
+    const people = scope.part(peoplePart)
+    const writers = people?.writers ?? new Writers(view.home, scope.logger)
+    const guard = new LocalPrivacy(platformOf(view.bot), new PrivateFiles(view.home, root, scope.logger), writers, people?.speakers)
     const config = scope.config
     // people/ is left out of the index (people on or off, the system prompt is the same, SPEC §21)
     const unlisted = (rel: string) => rel.startsWith(`${PEOPLE_DIR}/`)

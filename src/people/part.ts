@@ -6,10 +6,13 @@ import type { RuntimePart } from '../part/runtime-part'
 import { peopleSection, type PeopleConfig } from './config'
 import { peopleOpenings } from './people-part'
 import { Writers } from './writers'
+import { RecentSpeakers, type SpeakerLookup } from './speakers'
 
 export interface PeoplePart extends RuntimePart {
   /** who has written in each conversation: recorded whether the part is on or not */
   readonly writers: Writers
+  /** who spoke lately where, by name: memory's refusals under people/ name the note meant (SPEC §27) */
+  readonly speakers: SpeakerLookup
 }
 
 /** memory's switch: without the write tool the mind keeps no notes, and the part shows none */
@@ -21,9 +24,11 @@ export const peoplePart: PartPlugin<PeopleConfig, PeoplePart> = {
   create(scope) {
     const { view } = scope
     const writers = new Writers(view.home, scope.logger)
-    const part = peopleOpenings({ config: scope.config, root: join(view.home, 'local'), bot: view.bot, memory: memoryOn(view.profile), writers })
+    const speakers = new RecentSpeakers()
+    const root = join(view.home, 'local')
+    const part = peopleOpenings({ config: scope.config, root, bot: view.bot, memory: memoryOn(view.profile), writers, speakers })
     return {
-      ...part, writers,
+      ...part, writers, speakers,
       written: () => writers.idle(),
       stop: () => writers.idle(),
     }

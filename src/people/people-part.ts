@@ -5,12 +5,12 @@ import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
 import type { PeopleConfig } from './config'
 import type { RuntimePart } from '../part/runtime-part'
-import { safeName } from '../util/safe-name'
 import { displayName, shownId } from '../util/transcript-text'
 import { chatOf } from '../contract/turn-scope'
 import { placeOfFact } from '../history/place'
 import { personRel, personUrl } from './people-path'
 import type { Writers } from './writers'
+import type { RecentSpeakers } from './speakers'
 import { NoteHeads, type NoteHead } from './people-notes'
 import { platformOf, selfIdOf } from '../claims/bot-id'
 import { BoundedMap } from '../util/bounded-set'
@@ -42,6 +42,8 @@ export interface PeopleDeps {
   memory: boolean
   /** who has written where: their notes are shown only there (SPEC §22); recorded whether the part is on or not */
   writers?: Writers
+  /** who spoke lately where: memory's guard names the note a refused write meant (SPEC §27); recorded whether the part is on or not */
+  speakers?: RecentSpeakers
 }
 
 /** The opening notes of the people present, and who wrote where (the writers of memory's guard). */
@@ -72,13 +74,15 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
         // neither present in nor a writer of the other channels' turns (SPEC §22)
         const place = placeOfFact(e.fact, conversation)
         d.writers?.saw(place, personRel(platform, e.fact.user.id))
+        const key = `${platform}\u0000${e.fact.user.id}`
+        const person = { platform, id: e.fact.user.id, name: displayName(e.fact.user.name, e.fact.user.id) }
+        d.speakers?.saw(conversation, place, { name: person.name, id: person.id, url: placeOf(key, person).url })
         // cross mode opens its turns with the channels' people only: a private chat's are not shown there
         if (!on() || place !== conversation) continue
-        const key = `${platform}\u0000${e.fact.user.id}`
         let people = present.get(place)
         // a busy group between turns: only the latest speakers can be shown
         if (!people) present.set(place, people = new BoundedMap(KEPT))
-        people.set(key, { platform, id: e.fact.user.id, name: displayName(e.fact.user.name, e.fact.user.id) })
+        people.set(key, person)
       }
     },
     async opening(conversation) {
@@ -93,7 +97,6 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
       const at = ++seen.openings
       const blocks: string[] = []
       made.forEach((block, i) => {
-        if (block === undefined) return
         const key = latest[i][0]
         const before = seen!.shown.get(key)
         if (before?.block === block && at - before.at < REPEAT_AFTER) return
@@ -106,18 +109,18 @@ export function peopleOpenings(d: PeopleDeps): RuntimePart {
     unloaded: conversation => {
       present.delete(conversation)
       shownIn.delete(conversation)
+      d.speakers?.forget(conversation)
     },
   }
 }
 
 /**
- * A person with a note; without one, nothing (the protocol gives the URL's form), unless the id is
- * not plain: then the encoded URL to write is spelled out.
+ * A person's line: the note's exact URL, "(no note yet)" without one, so the mind never guesses a
+ * URL (SPEC §27); then the note's head, and in their private chat the private section's.
  */
-function personBlock(d: PeopleDeps, heads: NoteHeads, at: NotePlaces, p: Person, privateChat: boolean): string | undefined {
+function personBlock(d: PeopleDeps, heads: NoteHeads, at: NotePlaces, p: Person, privateChat: boolean): string {
   const shared = heads.get(at.shared, d.config.noteChars)
   const own = privateChat ? heads.get(at.own, d.config.noteChars) : undefined
-  if (!shared && !own && at.plain) return undefined
   const lines = [`- ${p.name} (id ${shownId(p.id)}): ${at.url}${shared ? '' : ' (no note yet)'}`]
   if (shared) lines.push(indent(shared))
   if (privateChat) {
@@ -128,12 +131,12 @@ function personBlock(d: PeopleDeps, heads: NoteHeads, at: NotePlaces, p: Person,
 }
 
 /** Where a person's note and its private section are, on disk and as local:// URLs. */
-interface NotePlaces { shared: string; own: string; url: string; ownUrl: string; plain: boolean }
+interface NotePlaces { shared: string; own: string; url: string; ownUrl: string }
 
 function notePlaces(root: string, p: Person): NotePlaces {
   return {
     shared: join(root, personRel(p.platform, p.id)), own: join(root, personRel(p.platform, p.id, true)),
-    url: personUrl(p.platform, p.id), ownUrl: personUrl(p.platform, p.id, true), plain: safeName(p.id) === p.id,
+    url: personUrl(p.platform, p.id), ownUrl: personUrl(p.platform, p.id, true),
   }
 }
 

@@ -2,6 +2,7 @@
 // the id encoded by safeName (so '/', '..' and '.' never reach the path), and the rule of private
 // sections: what is written in a private chat with a person goes to <id>.private.md, which only that
 // private chat may read or write.
+import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { ResourceError } from '../resources/errors'
 import { formatFileUrl, parseFileUrl } from '../resources/file-url'
@@ -13,9 +14,27 @@ import { safeName } from '../util/safe-name'
 export const PEOPLE_DIR = 'memory/people'
 const PRIVATE_EXT = '.private.md'
 
+/** an encoded id longer than this is cut and hashed: with `.private.md` a name stays under the file systems' 255 bytes */
+const NAME_UNITS = 200
+/** of such an id, the encoded head kept before `~` and the hash */
+const HEAD_UNITS = 120
+
 /** The note's path under local/ ('/'-separated); `private`: its private section. */
 export function personRel(platform: string, userId: string, priv = false): string {
-  return `${PEOPLE_DIR}/${safeName(platform)}/${safeName(userId)}${priv ? PRIVATE_EXT : '.md'}`
+  return `${PEOPLE_DIR}/${safeName(platform)}/${noteName(userId)}${priv ? PRIVATE_EXT : '.md'}`
+}
+
+/**
+ * The id's file name: safeName's, or for a very long id its head and a hash of the whole id, after
+ * `~`, which safeName never writes (so no short id's name is one of these).
+ */
+function noteName(userId: string): string {
+  const safe = safeName(userId)
+  if (safe.length <= NAME_UNITS) return safe
+  // never cut inside a %XX
+  const escape = safe.lastIndexOf('%', HEAD_UNITS - 1)
+  const cut = escape > HEAD_UNITS - 3 ? escape : HEAD_UNITS
+  return `${safe.slice(0, cut)}~${createHash('sha256').update(userId).digest('hex').slice(0, 16)}`
 }
 
 /** The URL the mind is told: the path's segments escaped as a URL (safeName's '%' becomes '%25'). */
@@ -73,7 +92,7 @@ export class PeopleGuard {
   /**
    * The write as it is made: in a private chat, the partner's note means its private section;
    * another person's note (people/<platform>/<id>.md) is refused there (it would carry the private
-   * chat into groups); other files under people/ are the mind's own business.
+   * chat into groups); other files under people/ are left to the write rule (note-rule.ts).
    */
   write(url: string, request: WriteRequest, partner: string | undefined): { url: string; request: WriteRequest } {
     const target = this.target(url, partner)

@@ -67,16 +67,16 @@ describe('people (SPEC §21)', function () {
     expect(alice.trim().length).to.be.at.most(40)
     expect(second.opening).to.include(`(${Buffer.byteLength('Alice: ' + 'loves long walks and '.repeat(20))} bytes in all: read the URL for the rest)`)
     expect(second.opening).to.not.include('Carol')
-    // a person without a note is left out (the protocol gives the URL's form) ...
+    // a person without a note has the URL to write and "(no note yet)" (SPEC §27) ...
     await h.client('dave', ROOM).receive('hello')
     const third = await turn('bob', ROOM)
-    expect(third.opening).to.not.include('dave')
+    expect(third.opening).to.include('- dave (id dave): local://memory/people/mock/dave.md (no note yet)')
     // ... and an unchanged note shown in a recent opening is not shown again: it is still in the context
     expect(third.opening).to.not.include('Bob: likes jazz')
     // a changed one is
     await note('bob', 'Bob: likes jazz and tea')
     expect((await turn('bob', ROOM)).opening).to.include('Bob: likes jazz and tea')
-    // ... unless the id is not plain: then the encoded URL to write is spelled out
+    // ... an id that is not plain too, its URL encoded
     await h.client('d/ave', ROOM).receive('hello')
     expect((await turn('bob', ROOM)).opening).to.include('- d/ave (id d/ave): local://memory/people/mock/d%252Fave.md (no note yet)')
   })

@@ -47,15 +47,15 @@ describe('write (SPEC §13)', function () {
 
   it('creates a file with its folders, then overwrites it; the result has url, bytes and lines', async () => {
     await start()
-    const r = await write({ url: 'local://memory/people/alice.md', content: 'Alice (u1)\nlikes cats\n' })
-    expect(r).to.deep.equal({ ok: true, url: 'local://memory/people/alice.md', bytes: 22, lines: 2 })
-    expect(await disk('memory/people/alice.md')).to.equal('Alice (u1)\nlikes cats\n')
-    const again = await write({ url: 'local://memory/people/alice.md', content: 'Alice — 猫が好き' })
-    expect(again).to.deep.equal({ ok: true, url: 'local://memory/people/alice.md', bytes: Buffer.byteLength('Alice — 猫が好き'), lines: 1 })
-    expect(await disk('memory/people/alice.md')).to.equal('Alice — 猫が好き')
+    const r = await write({ url: 'local://memory/topics/alice.md', content: 'Alice (u1)\nlikes cats\n' })
+    expect(r).to.deep.equal({ ok: true, url: 'local://memory/topics/alice.md', bytes: 22, lines: 2 })
+    expect(await disk('memory/topics/alice.md')).to.equal('Alice (u1)\nlikes cats\n')
+    const again = await write({ url: 'local://memory/topics/alice.md', content: 'Alice — 猫が好き' })
+    expect(again).to.deep.equal({ ok: true, url: 'local://memory/topics/alice.md', bytes: Buffer.byteLength('Alice — 猫が好き'), lines: 1 })
+    expect(await disk('memory/topics/alice.md')).to.equal('Alice — 猫が好き')
     expect((await write({ url: 'local://empty.txt', content: '' }))).to.deep.equal({ ok: true, url: 'local://empty.txt', bytes: 0, lines: 0 })
     // the result's url is the canonical one, as the memory index writes it
-    expect((await write({ url: 'LOCAL:///memory/people/alice.md', append: '' })).url).to.equal('local://memory/people/alice.md')
+    expect((await write({ url: 'LOCAL:///memory/topics/alice.md', append: '' })).url).to.equal('local://memory/topics/alice.md')
   })
 
   it('append creates a missing file and adds to an existing one', async () => {
