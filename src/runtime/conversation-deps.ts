@@ -18,6 +18,8 @@ import type { LoadedImage } from './request/projection'
 export interface ConversationDeps {
   key: string
   profile: ProfileConfig
+  /** budgets.timezone: the zone of every time the model reads ('' : the host's) */
+  timezone: string
   logger: Logger
   clock: Clock
   redact: Redactor
