@@ -4,7 +4,8 @@
 // Through the real plugin (plugin-mock, the fake model server) on a fake clock.
 import { expect } from 'chai'
 import { fakeClock } from '../support/fake-clock'
-import { lastUserText, userTexts } from '../support/fake-openai'
+import { FakeOpenAI, lastUserText, userTexts } from '../support/fake-openai'
+import { requestText } from '../support/faults'
 import { Harness, NO_TYPING, call } from '../support/harness'
 
 // Wednesday 2026-12-02 16:30 UTC: already Thursday 00:30 in Shanghai, still Wednesday 11:30 in New York
@@ -52,6 +53,24 @@ describe('model-facing times in budgets.timezone', () => {
     const text = await helloRequest({ timezone: 'Mars/Olympus' })
     expect(h!.warnings().some(w => w.includes('budgets.timezone') && w.includes('Mars/Olympus'))).to.equal(true)
     expect(text.endsWith(`\n[now: 2026-12-02 Wed 11:30 (${HOST})]`), text).to.equal(true)
+  })
+
+  it('the judge reads the lines of chat in budgets.timezone too', async () => {
+    const judge = await FakeOpenAI.start()
+    try {
+      installClock({ toFake: ['Date'], now: AT, shouldAdvanceTime: true })
+      h = await Harness.start({
+        budgets: SHANGHAI, profile: { wake: { keywords: ['pizza'], judge: 'small' } },
+        extraModels: [{ id: 'small', baseURL: judge.baseURL, apiKey: 'sk-test-judge', model: 'tiny', maxRetries: 0, timeoutMs: 5000 }],
+      })
+      judge.script({ content: 'no' })
+      await h.client('alice', 'room1').receive('who wants pizza tonight')
+      await judge.waitForRequests(1)
+      await h.settled()
+      expect(requestText(judge.requests[0])).to.match(/\[2026-12-03 00:30\] alice \(alice\) #\S+: who wants pizza tonight/)
+    } finally {
+      await judge.close()
+    }
   })
 
   it("the owner's pause: its answer and the mind's note read budgets.timezone", async () => {
