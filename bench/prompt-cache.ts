@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider'
 import { formatTime } from '../src/history/render-facts'
-import { TIME_ZONE } from '../src/runtime/request/turn-line'
+import { zoneName } from '../src/util/day'
 import { systemClock, type Clock } from '../src/util/clock'
 import type { Fact } from '../src/history/entries'
 import type { Runtime } from '../src/runtime/runtime'
@@ -148,7 +148,7 @@ async function run(dir: string, chat: Chat, trimTo: number, notes = false): Prom
 
 /** The layout before SPEC §16: the system prompt ended with the minute, the history had no turn lines. */
 function oldLayout(s: Sent): Sent {
-  const system = s.system.replace(/\n\nYou are bot /, `\n\nNow: ${formatTime(s.at)} (${TIME_ZONE}). You are bot `)
+  const system = s.system.replace(/\n\nYou are bot /, `\n\nNow: ${formatTime(s.at)} (${zoneName('')}). You are bot `)
   return { ...s, system, history: s.history.replace(/\\n\[now: [^\]]*\]/g, '') }
 }
 

@@ -17,7 +17,7 @@ async function main() {
     const direct = process.argv.includes('--private')
     const channel = direct ? 'private:42' : 'group:7'
     let n = 0
-    for (const [user, name, content] of [['42', 'Alice', '大家好 [face: 斜眼笑]'], ['43', '小王', `<at id="1"/> 你还记得上次说去香山吗？`]]) {
+    for (const [user, name, content] of [['42', 'Alice', '大家好 <face name="斜眼笑"/>'], ['43', '小王', `<at id="1"/> 你还记得上次说去香山吗？`]]) {
       await turn(runtime, {
         id: `m${++n}`, at: Date.now(), bot: BOT, channel, guildId: direct ? undefined : '7', direct,
         user: { id: user, name }, content, mentionsBot: content.includes('<at'),

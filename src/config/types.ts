@@ -217,7 +217,10 @@ export interface Config {
 }
 
 export interface BudgetsConfig {
-  /** IANA name of the zone kotodama's day is counted in ('' : the host's): usage book, initiative perDay */
+  /**
+   * IANA name of the zone kotodama's day is counted in ('' : the host's): usage book, initiative
+   * perDay; every time the model reads (fact lines, `[now: …]`, SPEC §27) and the owners' commands show
+   */
   timezone: string
 }
 

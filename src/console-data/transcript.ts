@@ -139,6 +139,8 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
         if (typeof el.attrs.src === 'string') images.push(el.attrs.src)
         text += '[image]'
       } else if (el.type === 'at') text += `@${el.attrs.name ?? el.attrs.id ?? ''}`
+      // a QQ face (inbound/face.ts) reads to the owner as it did before SPEC §27 gave the mind the element
+      else if (el.type === 'face') text += el.attrs.name ? `[face: ${el.attrs.name}]` : `[face ${el.attrs.id ?? ''}]`
       else if (el.type === 'quote') continue
       else if (el.children?.length) walk(el.children)
       else if (['audio', 'video', 'file'].includes(el.type)) text += `[${el.type}]`

@@ -14,11 +14,13 @@ export function formatTime(ms: number, zone = ''): string {
 /** the start of a quoted message's text a fact line shows */
 const QUOTE_CHARS = 100
 
-export function factLine(f: Fact): string {
+/** `zone`: budgets.timezone ('' : the host's), the zone of every time the model reads (SPEC §27) */
+export function factLine(f: Fact, zone: string): string {
   const who = `${displayName(f.user.name, f.user.id)} (${shownId(f.user.id)})`
+  const at = formatTime(f.at, zone)
   // a notice has no message to quote: no #id
-  if (f.notice) return indentContinuation(`[${formatTime(f.at)}] ${who} ${f.content}`)
-  return `[${formatTime(f.at)}] ${who} #${shownId(f.id)}: ${quoteOf(f)}${indentContinuation(f.content)}`
+  if (f.notice) return indentContinuation(`[${at}] ${who} ${f.content}`)
+  return `[${at}] ${who} #${shownId(f.id)}: ${quoteOf(f)}${indentContinuation(f.content)}`
 }
 
 /**

@@ -3,7 +3,7 @@
 //   [forwarded messages:
 //     Alice: hello
 //     Bob: [forwarded messages:
-//       Carol: [face: 微笑]
+//       Carol: <face name="微笑"/>
 //     ]
 //   … 3 more messages left out
 //   ]

@@ -22,6 +22,9 @@ export function registerCommands(ctx: Context) {
   guardCommands(ctx)
   ctx.command('kotodama', { authority: 3 })
 
+  // owners read times in the zone the mind reads them (budgets.timezone)
+  const timeOf = (ms: number) => formatTime(ms, ctx.kotodama.checked.budgets.timezone)
+
   ctx.command('kotodama.status', { authority: 3 }).action(async ({ session }) => {
     const runtimes = await ctx.kotodama.list()
     const servers = ctx.kotodama.mcpStatus()
@@ -40,8 +43,8 @@ export function registerCommands(ctx: Context) {
       if (memory && stats) lines.push(session.text(text, [stats.files, stats.bytes, memory.config.maxFiles, memory.config.maxTotalBytes]))
       for (const c of convs) {
         const wait = (c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : '')
-          + (c.muted ? session.text(`.muted-${c.muted.by}`, [formatTime(c.muted.until)]) : '')
-          + (c.idle ? 'at' in c.idle ? session.text('.idle-at', [formatTime(c.idle.at)]) : session.text('.idle-none', [c.idle.none]) : '')
+          + (c.muted ? session.text(`.muted-${c.muted.by}`, [timeOf(c.muted.until)]) : '')
+          + (c.idle ? 'at' in c.idle ? session.text('.idle-at', [timeOf(c.idle.at)]) : session.text('.idle-none', [c.idle.none]) : '')
         lines.push(session.text('.conversation', [c.key, c.entries, c.busy ? session.text('.busy') : session.text('.idle'), wait]))
       }
       for (const u of r.usage.snapshot()) {
@@ -93,7 +96,7 @@ export function registerCommands(ctx: Context) {
     // cross mode: the pause holds in every channel of the conversation
     const mute = await presence.mute(key, minutes ? now + minutes * 60_000 : 0, 'owner', now)
     if (!mute) return session.text('.resumed')
-    const until = formatTime(mute.until)
+    const until = timeOf(mute.until)
     return session.text(mute.by === 'platform' ? '.banned' : '.paused', [until])
   })
 

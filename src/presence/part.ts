@@ -14,7 +14,7 @@ export const presencePart: PartPlugin<unknown, PresencePart> = {
   create(scope) {
     const { view } = scope
     const presence = new RuntimePresence({
-      home: view.home, clock: scope.clock, logger: scope.logger, who: `profile ${view.profile.id} on ${view.bot}`,
+      home: view.home, clock: scope.clock, logger: scope.logger, who: `profile ${view.profile.id} on ${view.bot}`, zone: view.timezone,
       conversationOf: channel => scope.conversationOf(channel),
       append: (conversation, entries) => scope.append(conversation, entries),
     })

@@ -13,6 +13,8 @@ export interface PresenceDeps {
   clock: Clock
   logger: Logger
   who: string
+  /** budgets.timezone: the zone of the time a mute note shows ('' : the host's) */
+  zone: string
   /** the conversation `channel` belongs to (cross mode: one for every channel) */
   conversationOf(channel: string): string
   /** appends to a conversation's history, loading it if need be */
@@ -67,8 +69,9 @@ export class RuntimePresence {
     if (!this.mutes.set(at, until, by)) return was
     const is = this.mutes.of(at)
     this.d.logger.info('%s: %s is %s', this.d.who, at, is ? `muted (${by}) until ${new Date(until).toISOString()}` : 'no longer muted')
+    const muted = by === 'platform' ? 'the platform muted you here' : 'the owner paused you here'
     const text = is
-      ? `[${by === 'platform' ? 'the platform muted you here' : 'the owner paused you here'} until ${formatTime(until)}; messages are still stored]`
+      ? `[${muted} until ${formatTime(until, this.d.zone)}; messages are still stored]`
       : was && was.until > now ? `[${was.by === 'platform' ? 'the platform unmuted you here' : 'the owner\'s pause here ended'}]` : undefined
     if (text) await this.d.append(conversation, [{ type: 'note', at: now, kind: 'info', text }])
     return is

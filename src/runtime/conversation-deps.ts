@@ -19,6 +19,8 @@ import type { Place } from './prompt/chat-place'
 export interface ConversationDeps {
   key: string
   profile: ProfileConfig
+  /** budgets.timezone: the zone of every time the model reads ('' : the host's) */
+  timezone: string
   logger: Logger
   clock: Clock
   redact: Redactor

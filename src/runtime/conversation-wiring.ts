@@ -82,7 +82,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
   }
   const partTools = () => side.parts.flatMap(p => [...p.tools?.() ?? []])
   return new Conversation({
-    key, profile, logger: view.logger, clock: side.clock, redact: side.redact,
+    key, profile, timezone: view.timezone, logger: view.logger, clock: side.clock, redact: side.redact,
     store: side.history().open(key),
     stores: { artifacts: side.artifacts, assets: side.assets },
     model: () => side.models.get(profile.model),

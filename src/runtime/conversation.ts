@@ -56,7 +56,7 @@ export class Conversation implements TurnPort {
 
   constructor(readonly deps: ConversationDeps) {
     this.attention = conversationAttention(deps, {
-      start: req => this.turns.start(req), recentLines: n => this.tail.recentLines(n), append: e => void this.append(e),
+      start: req => this.turns.start(req), recentLines: n => this.tail.recentLines(n, deps.timezone), append: e => void this.append(e),
     })
     this.turns = new TurnRunner({
       key: deps.key, logger: deps.logger, stopped: () => this.stopped, ended: () => this.deps.changed?.(),
@@ -203,7 +203,8 @@ export class Conversation implements TurnPort {
     const currentTurn = this.currentTurn?.number ?? this.turnCounter
     // cross mode: a private chat's facts and turns only in a turn held there (SPEC §22)
     const { entries, view } = this.chats.visible(this.tail.entries, this.currentTurn?.chat)
-    return this.books.build({ maxChars, entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn, view })
+    const zone = this.deps.timezone
+    return this.books.build({ maxChars, entries, profile: this.profile, forgotten: this.tail.forgotten, currentTurn, view, zone })
   }
 
   showStep(live: LiveStep | undefined): void {

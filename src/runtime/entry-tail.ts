@@ -69,12 +69,12 @@ export class EntryTail {
     return true
   }
 
-  /** The newest `n` lines of the chat (the judge reads them). */
-  recentLines(n: number): string[] {
+  /** The newest `n` lines of the chat (the judge reads them), their times in `zone` (budgets.timezone). */
+  recentLines(n: number, zone: string): string[] {
     const out: string[] = []
     for (let i = this.entries.length - 1; i >= 0 && out.length < n; i--) {
       const e = this.entries[i]
-      if (e.type === 'fact') out.push(factLine(e.fact))
+      if (e.type === 'fact') out.push(factLine(e.fact, zone))
     }
     return out.reverse()
   }

@@ -19,6 +19,8 @@ export interface RequestState {
   maxChars?: number
   /** cross mode: the private chat the entries were filtered for (SPEC §22); each view keeps its own anchor */
   view?: string
+  /** budgets.timezone: the zone of the lines' times ('' : the host's) */
+  zone: string
 }
 
 export class RequestBooks {

@@ -46,7 +46,7 @@ function problem(el: h, refs: SendRefs): { code: string; message: string } | und
     if (!refs.member(id)) return { code: 'unknown_member', message: `${id} has not written in this channel; mention someone who has` }
   }
   if (el.type === 'face' && refs.face && !refs.face(el.attrs ?? {})) {
-    return { code: 'unknown_face', message: 'no QQ face has this id or name; write <face name="微笑"/> with a name you saw as [face: …]' }
+    return { code: 'unknown_face', message: 'no QQ face has this id or name; copy a face you saw, e.g. <face name="微笑"/>' }
   }
   return undefined
 }

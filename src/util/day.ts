@@ -74,6 +74,20 @@ export function wallTime(t: number, zone: string): string {
   return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}`
 }
 
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+
+/** 'YYYY-MM-DD Wed HH:MM' of `t` in `zone`: the present as a turn opens (the weekday for "last week", "the weekend"). */
+export function wallTimeWithWeekday(t: number, zone: string): string {
+  const w = wallOf(t, zone)
+  const weekday = WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()]
+  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${weekday} ${pad(w.hour)}:${pad(w.minute)}`
+}
+
+/** The IANA name of `zone`; '' : the host's zone as Node.js resolves it (a Docker host's is often UTC). */
+export function zoneName(zone: string): string {
+  return zone || Intl.DateTimeFormat().resolvedOptions().timeZone
+}
+
 const MINUTE = 60_000
 
 const offsetAt = (t: number, zone: string) => {

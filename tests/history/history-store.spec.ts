@@ -21,7 +21,7 @@ describe('conversation memory', () => {
       setTimeout: () => { const timer: Timer = { cancel: () => {}, unref: () => timer }; return timer },
     }
     const conv = new Conversation({
-      key: 'k', profile, logger: console, clock, redact: new Redactor([]), store: { append: async (e: Entry[]) => { written.push(...e) } } as any,
+      key: 'k', profile, timezone: '', logger: console, clock, redact: new Redactor([]), store: { append: async (e: Entry[]) => { written.push(...e) } } as any,
       model: () => undefined, system: () => '', toolsFor: () => () => new Map(), hostFor: () => undefined,
       stores: undefined, loadImage: async () => { throw new Error('none') },
     })

@@ -52,8 +52,8 @@ describe('onebot: what the model reads of what people send', function () {
   }
 
   // the adapter: face → h('face', { id, name (from its qface table), platform }, [h.image(<the face on the web>)])
-  it('a QQ face reads [face: name]; its picture on the web is not registered', async () => {
-    expect(await modelReads(seg.face(178), seg.text(' lol'))).to.equal('[face: 斜眼笑] lol')
+  it('a QQ face reads <face name/>, as send_message takes it (onebot-sends.spec.ts); its picture on the web is not registered', async () => {
+    expect(await modelReads(seg.face(178), seg.text(' lol'))).to.equal('<face name="斜眼笑"/> lol')
     expect(await registeredSources()).to.deep.equal([])
   })
 
@@ -104,7 +104,7 @@ describe('onebot: what the model reads of what people send', function () {
     expect(text).to.equal('[forwarded messages:')
     const request = lastUserText(h.server.requests[0])
     // the fact's later lines indented once more (SPEC §22)
-    expect(request).to.include('[forwarded messages:\n    Bob: hello\n    Carol: [face: 微笑] [forwarded messages:\n      Dan: deep\n    ]\n  ]')
+    expect(request).to.include('[forwarded messages:\n    Bob: hello\n    Carol: <face name="微笑"/> [forwarded messages:\n      Dan: deep\n    ]\n  ]')
     expect(h.napcat.calls.filter(c => c.action === 'get_forward_msg').map(c => String(c.params.message_id))).to.deep.equal(['fwd-1', 'inner-1'])
   })
 

@@ -6,7 +6,9 @@ import { turnLine } from '../../src/runtime/request/turn-line'
 import { shortenEntries } from '../../src/runtime/request/shorten'
 import type { Entry } from '../../src/history/entries'
 
-const windowEntries = (entries: Entry[], limits: { maxMessages: number; maxChars: number }) => windowOf(entries, limits).entries
+/** the zone the lines show their times in: the host's */
+const ZONE = ''
+const windowEntries = (entries: Entry[], limits: { maxMessages: number; maxChars: number }) => windowOf(entries, limits, ZONE).entries
 const fact = (n: number, channel = 'group:1', content = `message ${n}`): Entry => ({
   type: 'fact', at: 0, fact: { id: String(n), at: 0, bot: 'x:1', channel, direct: false, user: { id: 'u', name: 'U' }, content },
 })
@@ -25,7 +27,7 @@ describe('context window', () => {
     expect(windowEntries(entries, { maxMessages: 2, maxChars: 1e6 })).to.deep.equal(entries.slice(3))
     const w = windowEntries(entries, { maxMessages: 3, maxChars: 1e6 })
     expect(w).to.deep.equal(entries.slice(3))
-    const msgs = toModelMessages(w, false)
+    const msgs = toModelMessages(w, false, ZONE)
     expect(msgs.map(m => m.role)).to.deep.equal(['assistant', 'tool', 'user'])
   })
   it('trims by characters too, but always keeps the newest entry', () => {
@@ -34,7 +36,7 @@ describe('context window', () => {
     expect(windowEntries(entries, { maxMessages: 100, maxChars: 10 })).to.have.length(1)
   })
   it('groups facts into one user message with channel headers in cross mode', () => {
-    const msgs = toModelMessages([fact(1, 'group:1'), fact(2, 'group:1'), fact(3, 'group:2')], true)
+    const msgs = toModelMessages([fact(1, 'group:1'), fact(2, 'group:1'), fact(3, 'group:2')], true, ZONE)
     expect(msgs).to.have.length(1)
     const lines = (msgs[0].content as string).split('\n')
     expect(lines.filter(l => l.startsWith('[channel '))).to.deep.equal(['[channel bot="x:1" channel="group:1"]', '[channel bot="x:1" channel="group:2"]'])
@@ -54,16 +56,16 @@ describe('a request window is never empty (SPEC §10)', () => {
 
   it('holds the facts that woke the turn and the newest step, even when they alone are over maxChars', () => {
     const entries = [fact(1), turn(1), step('a'), waking(2), turn(2), bigStep('b', 70_000), attachments]
-    const w = windowOf(entries, { maxMessages: 200, maxChars: 60_000 })
+    const w = windowOf(entries, { maxMessages: 200, maxChars: 60_000 }, ZONE)
     expect(w.over).to.equal(true)
     expect(w.entries).to.deep.equal([waking(2), turn(2), bigStep('b', 70_000), attachments])
-    const messages = toModelMessages(w.entries, false)
+    const messages = toModelMessages(w.entries, false, ZONE)
     expect(messages.map(m => m.role)).to.deep.equal(['user', 'assistant', 'tool'])
   })
 
   it('keeps as many of the turn\'s earlier steps as fit, and says when some were left out', () => {
     const entries = [waking(1), turn(2), bigStep('a', 30_000), bigStep('b', 30_000), bigStep('c', 30_000)]
-    const w = windowOf(entries, { maxMessages: 200, maxChars: 70_000 })
+    const w = windowOf(entries, { maxMessages: 200, maxChars: 70_000 }, ZONE)
     expect(w.over).to.equal(false)
     expect(w.entries.map(e => e.type === 'note' ? e.text : e.type)).to.deep.equal(['fact', 'turn', GAP_NOTE, 'step', 'step'])
     expect((w.entries[4] as any).messages[0].content[0].toolCallId).to.equal('c')
@@ -90,14 +92,14 @@ describe('trimmed in blocks (SPEC §16)', () => {
     let anchor: Entry | undefined
     for (let n = 1; n <= turns; n++) {
       entries.push({ ...fact(n), wake: 'mention' } as Entry, turnOf(n))
-      const w = blockWindow(entries, limits, trimTo, anchor)
+      const w = blockWindow(entries, limits, trimTo, ZONE, anchor)
       anchor = w.anchor
       windows.push(w)
       entries.push(replied(n))
     }
     return windows
   }
-  const messagesIn = (w: BlockWindow) => w.entries.reduce((n, e) => n + sizeOf(e).messages, 0)
+  const messagesIn = (w: BlockWindow) => w.entries.reduce((n, e) => n + sizeOf(e, ZONE).messages, 0)
 
   it('extends the same first entry until the limit, then cuts back to trimTo of it', () => {
     const windows = chat(40, 0.5)
@@ -123,7 +125,7 @@ describe('trimmed in blocks (SPEC §16)', () => {
     const windows = chat(30, 1, entries)
     expect(windows.every(w => w.anchor === undefined)).to.equal(true)
     // the last window is the plain newest-first one
-    expect(windows.at(-1)!.entries).to.deep.equal(windowOf(entries.slice(0, -1), limits).entries)
+    expect(windows.at(-1)!.entries).to.deep.equal(windowOf(entries.slice(0, -1), limits, ZONE).entries)
     const firsts = new Set(windows.slice(10).map(w => w.entries[0]))
     expect(firsts.size).to.equal(20)
   })
@@ -132,12 +134,12 @@ describe('trimmed in blocks (SPEC §16)', () => {
     const entries: Entry[] = []
     const windows = chat(12, 0.5, entries)
     const gone = { ...(windows.at(-1)!.anchor as Entry) }
-    const again = blockWindow(entries, limits, 0.5, gone)
+    const again = blockWindow(entries, limits, 0.5, ZONE, gone)
     expect(again.anchor).to.not.equal(gone)
     expect(messagesIn(again)).to.be.at.most(limits.maxMessages / 2)
     // one turn whose steps alone fill more than half the window: a gap, no anchor
     const long: Entry[] = [fact(1), { ...fact(2), wake: 'mention' } as Entry, turnOf(2), ...Array.from({ length: 12 }, (_, i) => replied(100 + i))]
-    const w = blockWindow(long, { maxMessages: 20, maxChars: 1e6 }, 0.5)
+    const w = blockWindow(long, { maxMessages: 20, maxChars: 1e6 }, 0.5, ZONE)
     expect(w.gap).to.equal(true)
     expect(w.anchor).to.equal(undefined)
     expect(w.entries.slice(0, 2)).to.deep.equal([long[1], long[2]])
@@ -146,8 +148,8 @@ describe('trimmed in blocks (SPEC §16)', () => {
   it('a turn\'s opening line stands with the facts that woke it', () => {
     const entries: Entry[] = [fact(1), fact(2), turnOf(3), { type: 'note', at: 3, kind: 'wake', text: '[wake: the 30 s you chose to wait have passed]' }]
     // no step yet, no waking fact (a wait ended): the opening and its note are the mandatory part
-    const w = windowOf(entries, { maxMessages: 1, maxChars: 1e6 })
+    const w = windowOf(entries, { maxMessages: 1, maxChars: 1e6 }, ZONE)
     expect(w.entries).to.deep.equal(entries.slice(2))
-    expect(toModelMessages(w.entries, false)).to.deep.equal([{ role: 'user', content: `${turnLine(3)}\n[wake: the 30 s you chose to wait have passed]` }])
+    expect(toModelMessages(w.entries, false, ZONE)).to.deep.equal([{ role: 'user', content: `${turnLine(3, ZONE)}\n[wake: the 30 s you chose to wait have passed]` }])
   })
 })

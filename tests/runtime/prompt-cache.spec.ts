@@ -48,9 +48,9 @@ describe('prompt cache layout (SPEC §16)', function () {
     expect(messagesOf(one)[0].content).to.not.match(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)
     expect(json(two.body.tools)).to.equal(json(one.body.tools))
     // each turn's request ends with the time that turn began
-    expect(lastUserText(one).endsWith(`\n${turnLine(first)}`)).to.equal(true)
-    expect(lastUserText(two).endsWith(`\n${turnLine(Date.now())}`)).to.equal(true)
-    expect(turnLine(Date.now())).to.not.equal(turnLine(first))
+    expect(lastUserText(one).endsWith(`\n${turnLine(first, '')}`)).to.equal(true)
+    expect(lastUserText(two).endsWith(`\n${turnLine(Date.now(), '')}`)).to.equal(true)
+    expect(turnLine(Date.now(), '')).to.not.equal(turnLine(first, ''))
     // and the second request repeats the first one whole: the older time line did not change
     expect(repeats(messagesOf(one), messagesOf(two))).to.equal(true)
   })

@@ -1,6 +1,6 @@
 // `<face>` in what the mind sends (SPEC §19): a QQ face where the platform has them (OneBot's
-// `face` segment by id), its name as text elsewhere. The mind reads faces as `[face: 斜眼笑]`, so it
-// may write `<face name="斜眼笑"/>` as well as `<face id="178"/>`; names and ids come from `qface`
+// `face` segment by id), its name as text elsewhere. The mind reads faces as `<face name="斜眼笑"/>`
+// (inbound/face.ts), and may write that as well as `<face id="178"/>`; names and ids come from `qface`
 // (koishijs/QFace, the table koishi-plugin-adapter-onebot decodes faces with).
 import { h } from 'koishi'
 import * as qface from 'qface'

@@ -11,17 +11,20 @@ export interface BlockWindow extends Window {
   anchor?: Entry
 }
 
-/** `trimTo` 1 (or more) slides: every request is the newest window that fits, as before SPEC §16. */
-export function blockWindow(entries: Entry[], limits: WindowLimits, trimTo: number, anchor?: Entry): BlockWindow {
-  if (trimTo >= 1) return windowEntries(entries, limits)
+/**
+ * `trimTo` 1 (or more) slides: every request is the newest window that fits, as before SPEC §16.
+ * `zone`: the lines' (window.ts sizeOf).
+ */
+export function blockWindow(entries: Entry[], limits: WindowLimits, trimTo: number, zone: string, anchor?: Entry): BlockWindow {
+  if (trimTo >= 1) return windowEntries(entries, limits, zone)
   if (anchor) {
-    const kept = fromAnchor(entries, limits, anchor)
+    const kept = fromAnchor(entries, limits, anchor, zone)
     if (kept) return kept
   }
-  const whole = windowEntries(entries, limits)
+  const whole = windowEntries(entries, limits, zone)
   if (!whole.trimmed) return { ...whole, anchor: whole.over ? undefined : entries[0] }
   const fill = { maxMessages: Math.max(1, Math.floor(limits.maxMessages * trimTo)), maxChars: Math.floor(limits.maxChars * trimTo) }
-  const cut = windowEntries(entries, limits, fill)
+  const cut = windowEntries(entries, limits, zone, fill)
   // A window with a hole (GAP_NOTE: one turn's steps fill it) or shortened entries cannot be
   // extended; the newest window that fits shows the most of it, and the next request looks again.
   if (cut.gap || cut.over) return whole
@@ -39,7 +42,7 @@ interface Summed {
 const summed = new WeakMap<Entry, Summed>()
 
 /** Everything from the anchor on, when it is still in memory, holds what must be shown, and fits. */
-function fromAnchor(entries: Entry[], limits: WindowLimits, anchor: Entry): BlockWindow | undefined {
+function fromAnchor(entries: Entry[], limits: WindowLimits, anchor: Entry, zone: string): BlockWindow | undefined {
   // the anchor is near the front: the history's tail is only appended to (and cut at the front)
   const from = entries.indexOf(anchor)
   if (from < 0 || from > mandatoryFrom(entries)) return undefined
@@ -48,7 +51,7 @@ function fromAnchor(entries: Entry[], limits: WindowLimits, anchor: Entry): Bloc
   let messages = resume ? known.messages : 0
   let chars = resume ? known.chars : 0
   for (let i = resume ? from + known.count : from; i < entries.length; i++) {
-    const u = sizeOf(entries[i])
+    const u = sizeOf(entries[i], zone)
     messages += u.messages
     chars += u.chars
     if (messages > limits.maxMessages || chars > limits.maxChars) return undefined

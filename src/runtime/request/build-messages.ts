@@ -22,9 +22,10 @@ function stepMessages(e: Extract<Entry, { type: 'step' }>): ModelMessage[] {
  * Consecutive facts, notes and turn openings (their time, turn-line.ts) become one user message;
  * cross mode names the channel of each run.
  * Projected attachments join the user message of their facts, or follow a step's tool results
- * as a user message of their own (providers carry no images inside tool results).
+ * as a user message of their own (providers carry no images inside tool results). `zone`: the
+ * lines' times (budgets.timezone; '' : the host's).
  */
-export function toModelMessages(entries: Entry[], cross: boolean, projected?: Map<string, ProjectedItem[]>): ModelMessage[] {
+export function toModelMessages(entries: Entry[], cross: boolean, zone: string, projected?: Map<string, ProjectedItem[]>): ModelMessage[] {
   const out: ModelMessage[] = []
   let lines: string[] = []
   let media: Exclude<UserContent, string> = []
@@ -42,10 +43,10 @@ export function toModelMessages(entries: Entry[], cross: boolean, projected?: Ma
       const key = `${e.fact.bot}\u0000${e.fact.channel}`
       if (cross && key !== channel) lines.push(channelHeader(e.fact))
       channel = key
-      lines.push(entryLine(e))
+      lines.push(entryLine(e, zone))
     } else if (e.type === 'note' || e.type === 'turn') {
       if (media.length) flush()
-      lines.push(entryLine(e))
+      lines.push(entryLine(e, zone))
     } else if (e.type === 'step') {
       flush()
       out.push(...stepMessages(e))

@@ -34,6 +34,8 @@ export interface RequestInput {
   maxChars?: number
   /** the previous request's anchor */
   anchor?: Entry
+  /** budgets.timezone: the zone of the lines' times ('' : the host's) */
+  zone: string
 }
 
 export const TRIMMED_NOTE = '[earlier history is outside your context window]'
@@ -41,12 +43,12 @@ export const TRIMMED_NOTE = '[earlier history is outside your context window]'
 export async function buildRequest(o: RequestInput): Promise<ModelRequest> {
   const { maxMessages, trimTo = DEFAULT_TRIM_TO } = o.profile.context
   const maxChars = Math.min(o.profile.context.maxChars, o.maxChars ?? Infinity)
-  const picked = blockWindow(o.entries, { maxMessages, maxChars }, trimTo, o.anchor)
+  const picked = blockWindow(o.entries, { maxMessages, maxChars }, trimTo, o.zone, o.anchor)
   const window = picked.over ? await shortenEntries(picked.entries, maxChars, o.archive) : picked.entries
   const projection = await project({
     entries: window, config: o.profile.attachment, consumed: o.consumed, currentTurn: o.currentTurn, load: o.loadImage,
   })
-  const messages = toModelMessages(window, o.profile.mode === 'cross', projection.byEntry)
+  const messages = toModelMessages(window, o.profile.mode === 'cross', o.zone, projection.byEntry)
   // the same for as long as the window keeps its anchor, so it never breaks the shared prefix
   if (messages.length && (o.forgotten || picked.trimmed || messages[0].role !== 'user')) {
     messages.unshift({ role: 'user', content: TRIMMED_NOTE })

@@ -4,7 +4,7 @@
 // are always in it, even when they alone are over the limits (then they are shortened, see
 // shorten.ts). block-window.ts decides when to compute a window afresh (SPEC §16).
 import type { Entry } from '../../history/entries'
-import { entryLine } from './entry-line'
+import { entryLine, perZone } from './entry-line'
 
 export interface WindowLimits {
   maxMessages: number
@@ -30,19 +30,21 @@ interface Unit {
 
 export const GAP_NOTE = '[earlier steps of this turn are outside your context window]'
 
-// Entries never change once written, so their sizes are measured once.
-const sizes = new WeakMap<Entry, Unit>()
+// Entries never change once written, so their sizes are measured once (per zone: entry-line.ts).
+const sizesIn = perZone<Unit>()
 
-export function sizeOf(entry: Entry): Unit {
+/** `zone`: budgets.timezone, the zone the lines show their times in ('' : the host's) */
+export function sizeOf(entry: Entry, zone: string): Unit {
+  const sizes = sizesIn(zone)
   let unit = sizes.get(entry)
-  if (!unit) sizes.set(entry, unit = measure(entry))
+  if (!unit) sizes.set(entry, unit = measure(entry, zone))
   return unit
 }
 
-function measure(entry: Entry): Unit {
+function measure(entry: Entry, zone: string): Unit {
   switch (entry.type) {
     // a fact's line, a note, the turn's opening line with its time
-    case 'fact': case 'note': case 'turn': return { messages: 1, chars: entryLine(entry).length }
+    case 'fact': case 'note': case 'turn': return { messages: 1, chars: entryLine(entry, zone).length }
     case 'step': return { messages: entry.messages.length, chars: JSON.stringify(entry.messages, withoutReasoning).length }
     default: return { messages: 0, chars: 0 }
   }
@@ -93,16 +95,17 @@ export function mandatoryFrom(entries: Entry[]): number {
 
 /**
  * The entries of the next request, oldest first. Optional entries are added, newest first, while
- * the window stays within `fill` (the limits unless a cut asks for less, block-window.ts).
+ * the window stays within `fill` (the limits unless a cut asks for less, block-window.ts). `zone`:
+ * the lines' (sizeOf).
  */
-export function windowEntries(entries: Entry[], limits: WindowLimits, fill: WindowLimits = limits): Window {
+export function windowEntries(entries: Entry[], limits: WindowLimits, zone: string, fill: WindowLimits = limits): Window {
   const { tailFrom, head } = mandatory(entries)
   const must = (i: number) => i >= tailFrom || (!!head && i >= head[0] && i < head[1])
   let messages = 0
   let chars = 0
   for (let i = 0; i < entries.length; i++) {
     if (!must(i)) continue
-    const u = sizeOf(entries[i])
+    const u = sizeOf(entries[i], zone)
     messages += u.messages
     chars += u.chars
   }
@@ -124,7 +127,7 @@ export function windowEntries(entries: Entry[], limits: WindowLimits, fill: Wind
       continue
     }
     if (refused) continue
-    const u = sizeOf(e)
+    const u = sizeOf(e, zone)
     if (messages + u.messages > fill.maxMessages || chars + u.chars > fill.maxChars) {
       refused = true
       continue
