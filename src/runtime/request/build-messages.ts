@@ -20,7 +20,8 @@ function stepMessages(e: Extract<Entry, { type: 'step' }>): ModelMessage[] {
 
 /**
  * Consecutive facts, notes and turn openings (their time, turn-line.ts) become one user message;
- * cross mode names the channel of each run.
+ * cross mode names the channel of each run. A turn's opening note (why it woke, the people present)
+ * reads before its `[now: …]`, so the present is the last line a turn starts with (SPEC §27).
  * Projected attachments join the user message of their facts, or follow a step's tool results
  * as a user message of their own (providers carry no images inside tool results). `zone`: the
  * lines' times (budgets.timezone; '' : the host's).
@@ -30,6 +31,8 @@ export function toModelMessages(entries: Entry[], cross: boolean, zone: string, 
   let lines: string[] = []
   let media: Exclude<UserContent, string> = []
   let channel: string | undefined
+  /** the turn entry whose line was pushed last */
+  let lastTurn: Entry | undefined
   const flush = () => {
     if (media.length) out.push({ role: 'user', content: [...(lines.length ? [{ type: 'text' as const, text: lines.join('\n') }] : []), ...media] })
     else if (lines.length) out.push({ role: 'user', content: lines.join('\n') })
@@ -38,6 +41,8 @@ export function toModelMessages(entries: Entry[], cross: boolean, zone: string, 
     channel = undefined
   }
   for (const e of entries) {
+    const after = lastTurn
+    lastTurn = undefined
     if (e.type === 'fact') {
       if (media.length) flush()
       const key = `${e.fact.bot}\u0000${e.fact.channel}`
@@ -46,7 +51,9 @@ export function toModelMessages(entries: Entry[], cross: boolean, zone: string, 
       lines.push(entryLine(e, zone))
     } else if (e.type === 'note' || e.type === 'turn') {
       if (media.length) flush()
-      lines.push(entryLine(e, zone))
+      if (opensTurn(e, after)) lines.splice(lines.length - 1, 0, entryLine(e, zone))
+      else lines.push(entryLine(e, zone))
+      lastTurn = e.type === 'turn' ? e : undefined
     } else if (e.type === 'step') {
       flush()
       out.push(...stepMessages(e))
@@ -57,4 +64,9 @@ export function toModelMessages(entries: Entry[], cross: boolean, zone: string, 
   }
   flush()
   return out
+}
+
+/** The note a turn opens with (turn-opening.ts): right after its turn entry, at the same time. */
+function opensTurn(e: Extract<Entry, { type: 'note' | 'turn' }>, turn: Entry | undefined): boolean {
+  return e.type === 'note' && e.kind === 'wake' && turn?.type === 'turn' && turn.at === e.at
 }
