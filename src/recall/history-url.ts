@@ -47,7 +47,8 @@ function decodeId(s: string): string {
 
 /** No message of the conversation has the URL's id: the URL of before (a number, a range) or a wrong id. */
 export function noSuchMessage(u: HistoryUrl, url: string): ResourceError {
-  const form = `a ${SCHEME}:// URL names a message by the #id its line shows: ${historyUrl(u.key)}/<message id> (${historyUrl(u.key)} alone: the latest messages)`
+  const home = historyUrl(u.key)
+  const form = `a ${SCHEME}:// URL names a message by the #id its line shows: ${home}/<message id> (${home} alone: the latest messages)`
   if (/^\d+-\d+$/.test(u.id ?? '')) return new ResourceError('invalid_url', `${quote(url)}: ranges of messages are no longer read; ${form}`)
   return new ResourceError('not_found', `conversation ${clip(u.key)} has no message #${clip(u.id ?? '')}; ${form}`)
 }
