@@ -210,7 +210,7 @@ export class ConvIndex {
   }
 
   /** Ranks the messages for a query (synchronous: segments are read while nothing changes them). */
-  search(terms: QueryTerm[], o: { limit: number; dates?: DateMatch[] }): RankResult {
+  search(terms: QueryTerm[], o: { limit: number; dates?: DateMatch[]; zone?: string }): RankResult {
     const sources = this.sources()
     try {
       return rank(sources, terms, o)

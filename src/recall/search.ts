@@ -49,7 +49,9 @@ export async function searchRecall(
   scope?: ReadScope,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
-  const dates = queryDates(query, recall.now())
+  // times as lines show them, in the chat's zone (budgets.timezone): hits' times, the days a query names
+  const zone = recall.view.timezone
+  const dates = queryDates(query, recall.now(), zone)
   const pool = Math.max(3 * limit, 30)
   const keyword: Candidate[] = []
   const vector: Candidate[] = []
@@ -58,8 +60,6 @@ export async function searchRecall(
   const chat = scope?.chat
   const own = chat?.direct ? chat.channel : undefined
   const hidden = (doc: RecallDoc) => recall.mode === 'cross' && !!scope && isDirectKey(doc.ch) && doc.ch !== own
-  // times as lines show them, in the chat's zone (budgets.timezone)
-  const zone = recall.view.timezone
   const qv = recall.embedder && keys.length && query.trim() ? await recall.embedder.query(query, signal) : undefined
   for (const key of keys) {
     const idx = await recall.index(key)
@@ -70,7 +70,7 @@ export async function searchRecall(
     })
     try {
       if (terms.length || dates.length) {
-        const r = idx.search(terms, { limit: pool, dates })
+        const r = idx.search(terms, { limit: pool, dates, zone })
         const found = new Set(r.found)
         for (const h of r.hits) {
           const [doc] = idx.docs(h.n, h.n + 1)

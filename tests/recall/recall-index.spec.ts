@@ -180,6 +180,19 @@ describe('recall index (SPEC §17)', function () {
     expect(test(new Date(2024, 4, 9, 0, 0).getTime() / 1000)).to.equal(false)
   })
 
+  it('the days a query names are the chat\'s (budgets.timezone), as its lines read times', function () {
+    // 01:00 on 10 May in Shanghai is still 9 May in UTC
+    const now = Date.UTC(2024, 4, 9, 17)
+    expect(queryDates('昨天说了什么', now, 'Asia/Shanghai')).to.deep.equal([{ y: 2024, m: 5, d: 9 }])
+    expect(queryDates('yesterday', now, 'UTC')).to.deep.equal([{ y: 2024, m: 5, d: 8 }])
+    const may8 = dateTest([{ y: 2024, m: 5, d: 8 }], 'Asia/Shanghai')
+    expect(may8(Date.UTC(2024, 4, 7, 16, 30) / 1000)).to.equal(true)
+    expect(may8(Date.UTC(2024, 4, 8, 16, 30) / 1000)).to.equal(false)
+    const june = dateTest([{ m: 6 }], 'Asia/Shanghai')
+    expect([Date.UTC(2024, 4, 31, 16, 30), Date.UTC(2024, 5, 1, 12), Date.UTC(2024, 5, 30, 16, 30)].map(t => june(t / 1000))).to.deep.equal([true, true, false])
+    expect(dateTest([{ m: 5, d: 8 }], 'Asia/Shanghai')(Date.UTC(2023, 4, 7, 20) / 1000)).to.equal(true)
+  })
+
   it('a snippet keeps to 300 units around the first match', function () {
     const text = 'a'.repeat(1000) + ' needle ' + 'b'.repeat(1000)
     const s = snippet(text, new Set(['needl']))
