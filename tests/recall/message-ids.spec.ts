@@ -8,6 +8,7 @@ import { expect } from 'chai'
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { mock } from 'node:test'
 import h from '@satorijs/element'
 import { Harness, call } from '../support/harness'
 import { lastUserText, toolResultsOf } from '../support/fake-openai'
@@ -92,6 +93,27 @@ describe('recall: a message has one number, its id (SPEC §27)', function () {
     const want = ids.map((id, i) => `alice (alice) #${shownId(id)}: odd message ${words[i]}`)
     expect(marked).to.deep.equal([...want, ...want.slice(0, 3)])
     expect(want[3]).to.include(`#${'z'.repeat(128)}…:`)
+  })
+
+  it('a send whose id the platform did not tell: no #id on its line; its hit names the nearest message that has one', async () => {
+    const hh = harness = await Harness.start()
+    mock.method(hh.app.bots.find(b => b.selfId === '514')!, 'sendMessage', async (): Promise<string[]> => [])
+    hh.server.script({ toolCalls: [call('send_message', { messages: ['the lemonade is in the blue cooler'] })] })
+    await hh.client('alice', 'room').receive('<at id="514"/> where is the lemonade?')
+    await hh.server.waitForRequests(1)
+    await hh.settled()
+    const { results: [found] } = await turn(hh, [call('search', { query: 'lemonade cooler' })])
+    const hits: Hit[] = found.hits
+    const [mine, asked] = [hits.find(x => x.who === '514 (you)')!, hits.find(x => x.who === 'alice')!]
+    expect(mine).to.deep.include({ id: null, text: 'the lemonade is in the blue cooler' })
+    // the message before it, alice's question, is the nearest with an id
+    expect(asked.id).to.be.a('string')
+    expect(mine.url).to.equal(`history://group%3Aroom/${asked.id}`)
+    const { results: [page] } = await turn(hh, [call('read', { url: mine.url })])
+    const rows: string[] = page.split('\n')
+    expect(rows.filter(r => r.includes('lemonade')).map(r => r.replace(/^(→ )?\[[^\]]+\] /, '$1'))).to.deep.equal([
+      `→ alice (alice) #${asked.id}: @514 where is the lemonade?`, '514 (you): the lemonade is in the blue cooler',
+    ])
   })
 
   it('an index written before ids were terms answers without a rebuild or a warning', async () => {
