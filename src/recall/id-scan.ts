@@ -20,7 +20,8 @@ export function scanForId(seg: Segment, id: string, end: number): number | undef
     let first = 0
     while (first < b - a - 1 && offs[b - a] - offs[first] > BYTES) first++
     const base = offs[first]
-    const bytes = Buffer.from(seg.docBytes(base, offs[b - a]))
+    const read = seg.docBytes(base, offs[b - a])
+    const bytes = Buffer.from(read.buffer, read.byteOffset, read.length)
     for (let p = bytes.lastIndexOf(needle); p >= 0; p = p ? bytes.lastIndexOf(needle, p - 1) : -1) {
       let j = b - a - 1
       while (offs[j] - base > p) j--
