@@ -1,8 +1,9 @@
 // One number per message (SPEC §27, issue 38): a history:// URL names a message by the id its
 // line shows (`#id`, what <quote id> takes), and search hits read times as lines do. Through the
 // runtime: the request's line, the search hit and the page it reads name one message by one id;
-// ids with odd characters; an index written before this change (tests/recall/fixtures/before-38)
-// answering without a rebuild. Through the index: an old id of 20,000 messages, the newest of two
+// ids with odd characters; an index written before this change answering without a rebuild
+// (tests/recall/fixtures/before-38: a data folder the code of commit 45239aa wrote through the
+// harness, segments of 4 messages merging by 4: 7 messages in group "other", then 30 in "room"). Through the index: an old id of 20,000 messages, the newest of two
 // with one id.
 import { expect } from 'chai'
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
