@@ -2,11 +2,15 @@
 // conversation's index, then searches it.
 //   node child-recall.ts <dir> <count> <queries>
 // Prints: time per message (indexing, merges included), disk bytes per message, heap (after GC)
-// before and while searching (the highest heapUsed seen right after a search), search p50/p99.
+// before and while searching (the highest heapUsed seen right after a search), search p50/p99;
+// finding a message by its id (history:// URLs, SPEC §27) p50/p99, for ids of random messages and
+// ids no message has, and reading every segment back for an id as an index written before ids were
+// terms does (id-scan.ts).
 import { readdir, stat, rm, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { queryTerms } from '../src/recall/analyze'
 import { ConvIndex } from '../src/recall/conv-index'
+import { scanForId } from '../src/recall/id-scan'
 import type { RecallDoc } from '../src/recall/docs'
 import { MB, now, percentile, report } from './measure'
 import { rng } from './recall-data'
@@ -90,11 +94,24 @@ async function main() {
   }
   gc()
   const after = process.memoryUsage().heapUsed
+  const timed = (f: () => unknown) => {
+    const t = now()
+    f()
+    return now() - t
+  }
+  const ids = Array.from({ length: queries }, () => String(Math.floor(qr() * count)))
+  const idTimes = ids.map(id => timed(() => idx.numberOf(id)))
+  const missTimes = ids.map((_, i) => timed(() => idx.numberOf(`none-${i}`)))
+  const scanMs = timed(() => idx.segments.forEach(s => {
+    scanForId(s, 'none', s.count)
+    s.release()
+  }))
   await idx.close()
   report({
     count, indexMs, usPerMessage: 1000 * indexMs / count, bytesPerMessage: bytes / count, segments: idx.segments.length,
     heapBeforeMB: before / MB, heapPeakMB: peak / MB, heapAfterMB: after / MB, p50: percentile(times, 50), p99: percentile(times, 99),
     rssMB: process.memoryUsage().rss / MB,
+    idP50: percentile(idTimes, 50), idP99: percentile(idTimes, 99), missP50: percentile(missTimes, 50), scanMs,
   })
 }
 

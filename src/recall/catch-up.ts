@@ -4,6 +4,7 @@
 // or messages it was told while closed went after some it never got (a crash), and it is made
 // again. The index may also be ahead: what it was told is not written to the history yet.
 import type { RecallDoc } from './docs'
+import type { ConvIndex } from './conv-index'
 
 export type CatchUp = { add: RecallDoc[] } | 'rebuild' | 'agreed'
 
@@ -30,4 +31,17 @@ export function catchUpOf(newest: readonly string[], tail: readonly RecallDoc[],
 export function onceEach(docs: readonly RecallDoc[]): RecallDoc[] {
   const seen = new Set<string>()
   return docs.filter(d => !seen.has(d.k) && !!seen.add(d.k))
+}
+
+/** The history keys of an index's newest messages: its live buffer's, or the last one of its segments. */
+export function newestKeysOf(idx: ConvIndex): string[] {
+  const { live, segments } = idx
+  if (live.count) return live.docs.map(d => d.k)
+  const seg = segments.at(-1)
+  if (!seg) return []
+  try {
+    return [seg.doc(seg.count - 1).k]
+  } finally {
+    seg.release()
+  }
 }

@@ -18,6 +18,7 @@ import { rank, type RankResult } from './rank'
 import { CorruptIndex, Segment } from './segment'
 import { SegmentMerger } from './segment-merger'
 import { writeLive } from './segment-write'
+import { MessageIds } from './message-ids'
 import type { Source } from './source'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
@@ -42,6 +43,7 @@ export class ConvIndex {
   private queue = new SerialQueue()
   private recent = new BoundedSet<string>(RECENT)
   private merger: SegmentMerger
+  private ids = new MessageIds()
   private logFailed = false
   /** told when the index forgot everything (the vectors go with it) */
   wiped?: () => void
@@ -109,23 +111,9 @@ export class ConvIndex {
     return this.live.from + this.live.count
   }
 
-  /** The history keys of the newest messages: the live buffer's, or the last one of the segments. */
-  newestKeys(): string[] {
-    if (this.live.count) return this.live.docs.map(d => d.k)
-    const last = this.lastKey()
-    return last === undefined ? [] : [last]
-  }
-
-  /** The history key of the newest message indexed. */
-  lastKey(): string | undefined {
-    if (this.live.count) return this.live.docs[this.live.count - 1].k
-    const seg = this.segments.at(-1)
-    if (!seg) return undefined
-    try {
-      return seg.doc(seg.count - 1).k
-    } finally {
-      seg.release()
-    }
+  /** The number of the newest message whose platform id is `id` (message-ids.ts). */
+  numberOf(id: string): number | undefined {
+    return this.ids.find(this.live, this.segments, id)
   }
 
   /** Resolves when everything queued so far is done. */
@@ -222,7 +210,7 @@ export class ConvIndex {
   }
 
   /** Ranks the messages for a query (synchronous: segments are read while nothing changes them). */
-  search(terms: QueryTerm[], o: { limit: number; dates?: DateMatch[] }): RankResult {
+  search(terms: QueryTerm[], o: { limit: number; dates?: DateMatch[]; zone?: string }): RankResult {
     const sources = this.sources()
     try {
       return rank(sources, terms, o)
@@ -279,6 +267,7 @@ export class ConvIndex {
     this.segments = []
     this.live = new LiveBuffer(0)
     this.recent.clear()
+    this.ids.forget()
     for (const name of await readdir(this.dir).catch(() => [] as string[])) await rm(join(this.dir, name), { force: true, recursive: true })
     await writeManifest(this.dir, this.segments)
     this.wiped?.()

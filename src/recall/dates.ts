@@ -1,7 +1,8 @@
 // Dates in a query (docs/recall.md "Names and dates"): "2023-05-08", "2023/5/8", "2023年5月8日",
 // "5月8日", "May 8, 2023", "8 May 2023", "May 2023", "June", "today"/"yesterday"/"今天"/"昨天"/"前天".
-// A message whose time (in the host's time zone, as the model reads times) falls on such a day
-// or month ranks higher, and a query that is only a date finds the messages of that day.
+// A message whose time (in the chat's zone, budgets.timezone, as the model reads times) falls on
+// such a day or month ranks higher, and a query that is only a date finds the messages of that day.
+import { dayAround, dayOf, daysBefore, instantOf } from '../util/day'
 
 export interface DateMatch {
   y?: number
@@ -18,7 +19,8 @@ const ORD = '(?:st|nd|rd|th)?'
 
 const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
 
-export function queryDates(query: string, now: number): DateMatch[] {
+/** `zone`: budgets.timezone ('' : the host's), which "today" and "yesterday" are days of. */
+export function queryDates(query: string, now: number, zone = ''): DateMatch[] {
   const out: DateMatch[] = []
   const add = (y: number | undefined, m: number | undefined, d: number | undefined) => {
     if (m !== undefined && !(m >= 1 && m <= 12)) return
@@ -42,9 +44,8 @@ export function queryDates(query: string, now: number): DateMatch[] {
   take(new RegExp(`\\b${MONTH}\\.?,?\\s+(\\d{4})\\b`, 'gi'), m => add(num(m[2]), monthOf(m[1]), undefined))
   take(BARE, m => add(undefined, monthOf(m[1]), undefined))
   const day = (back: number) => {
-    const t = new Date(now)
-    t.setDate(t.getDate() - back)
-    add(t.getFullYear(), t.getMonth() + 1, t.getDate())
+    const [y, m, d] = daysBefore(dayOf(now, zone), back).split('-').map(Number)
+    add(y, m, d)
   }
   take(/\btoday\b|今天|今日/gi, () => day(0))
   take(/\byesterday\b|昨天|昨日/gi, () => day(1))
@@ -52,8 +53,8 @@ export function queryDates(query: string, now: number): DateMatch[] {
   return out
 }
 
-/** Whether a time (seconds) falls on one of the dates. */
-export function dateTest(dates: DateMatch[]): (seconds: number) => boolean {
+/** Whether a time (seconds) falls on one of the dates, days of `zone` ('' : the host's). */
+export function dateTest(dates: DateMatch[], zone = ''): (seconds: number) => boolean {
   const ranges: [number, number][] = []
   const loose: DateMatch[] = []
   for (const d of dates) {
@@ -61,14 +62,22 @@ export function dateTest(dates: DateMatch[]): (seconds: number) => boolean {
       loose.push(d)
       continue
     }
-    const start = new Date(d.y, d.m - 1, d.d ?? 1).getTime() / 1000
-    const end = (d.d !== undefined ? new Date(d.y, d.m - 1, d.d + 1) : new Date(d.y, d.m, 1)).getTime() / 1000
+    const start = instantOf(d.y, d.m, d.d ?? 1, 0, zone) / 1000
+    const end = (d.d !== undefined ? instantOf(d.y, d.m, d.d + 1, 0, zone) : instantOf(d.y, d.m + 1, 1, 0, zone)) / 1000
     ranges.push([start, end])
   }
+  // messages come in time order: the day of the last one asked answers most of the next ones
+  let day: { start: number; end: number; m: number; d: number } | undefined
   return seconds => {
     for (const [a, b] of ranges) if (seconds >= a && seconds < b) return true
     if (!loose.length) return false
-    const t = new Date(seconds * 1000)
-    return loose.some(d => (d.m === undefined || t.getMonth() + 1 === d.m) && (d.d === undefined || t.getDate() === d.d))
+    const t = seconds * 1000
+    if (!day || t < day.start || t >= day.end) {
+      const around = dayAround(t, zone)
+      const [, m, d] = around.day.split('-').map(Number)
+      day = { start: around.start, end: around.end, m, d }
+    }
+    const { m, d } = day
+    return loose.some(x => (x.m === undefined || m === x.m) && (x.d === undefined || d === x.d))
   }
 }

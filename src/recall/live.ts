@@ -7,6 +7,7 @@ import { analyze } from './analyze'
 import { lengthCode } from './codec'
 import type { RecallDoc } from './docs'
 import type { Source, Speaker } from './source'
+import { idTerm } from './id-term'
 
 /** a posting in one number: the message (local) × 2^16 + how often the term occurs in it */
 const TF = 0x10000
@@ -18,6 +19,8 @@ const unpack = (p: Postings): number[] => typeof p === 'number' ? [p] : p
 export class LiveBuffer implements Source {
   readonly docs: RecallDoc[] = []
   private postings = new Map<string, Postings>()
+  /** platform message id → the messages with it (local numbers, oldest first): a segment's id terms (id-term.ts) */
+  private ids = new Map<string, number | number[]>()
   readonly lens: number[] = []
   readonly ats: number[] = []
   readonly who: number[] = []
@@ -54,6 +57,7 @@ export class LiveBuffer implements Source {
       this.speakerIndex.set(doc.uid, s)
       this.speakers.push({ uid: doc.uid, name: doc.who, n: 0 })
     }
+    if (doc.id) this.addId(doc.id, local)
     const speaker = this.speakers[s]
     speaker.n++
     speaker.name = doc.who
@@ -65,7 +69,25 @@ export class LiveBuffer implements Source {
     this.chars += doc.text.length
   }
 
-  /** Distinct terms held. */
+  private addId(id: string, local: number): void {
+    const had = this.ids.get(id)
+    if (had === undefined) this.ids.set(id, local)
+    else if (typeof had === 'number') this.ids.set(id, [had, local])
+    else had.push(local)
+  }
+
+  /** The newest message (local number) whose platform id is `id`. */
+  newestWithId(id: string): number | undefined {
+    const had = this.ids.get(id)
+    return typeof had === 'number' ? had : had?.at(-1)
+  }
+
+  /** Each message id with its messages (local numbers, in order), as a segment writes them. */
+  idPostings(): [string, number[]][] {
+    return [...this.ids].map(([id, p]) => [idTerm(id), typeof p === 'number' ? [p] : p])
+  }
+
+  /** Distinct terms held (words: the ids are bounded by the messages). */
   get terms(): number {
     return this.postings.size
   }

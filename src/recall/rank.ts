@@ -40,7 +40,8 @@ interface TermList {
   ub: number
 }
 
-export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o: { limit: number; dates?: DateMatch[] }): RankResult {
+/** `o.zone`: the zone whose days the dates are (budgets.timezone; '' : the host's). */
+export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o: { limit: number; dates?: DateMatch[]; zone?: string }): RankResult {
   const N = sources.reduce((n, s) => n + s.count, 0)
   const empty: RankResult = { hits: [], scale: 1, found: [] }
   if (!N) return empty
@@ -75,7 +76,7 @@ export function rank(sources: readonly Source[], terms: readonly QueryTerm[], o:
   }
   const speakers = matchSpeakers(sources, terms, bm25)
   const whoMax = speakers.size ? WHO * Math.max(...speakers.values()) : 0
-  const dated = o.dates?.length ? datedDocs(sources, dateTest(o.dates)) : undefined
+  const dated = o.dates?.length ? datedDocs(sources, dateTest(o.dates, o.zone)) : undefined
   const dateBonus = dated ? DATE * idf(dated.count) : 0
   scale += whoMax + dateBonus
   // MaxScore: candidates come from the terms worth most, one more at a time, until what the

@@ -13,7 +13,7 @@ import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { safeName } from '../util/safe-name'
-import { catchUpOf, onceEach } from './catch-up'
+import { catchUpOf, newestKeysOf, onceEach } from './catch-up'
 import { ClosedAppends } from './closed-appends'
 import { ConvIndex } from './conv-index'
 import { IndexPool } from './index-pool'
@@ -205,7 +205,7 @@ export class Recall implements RecallParts {
   /** After a start: the messages the history has beyond the index, from its tail (catch-up.ts). */
   private async catchUp(key: string, idx: ConvIndex): Promise<void> {
     const tail = await this.side().peek(key, CATCH_UP)
-    const next = catchUpOf(idx.newestKeys(), onceEach(this.docs(key, tail.entries)), tail.more)
+    const next = catchUpOf(newestKeysOf(idx), onceEach(this.docs(key, tail.entries)), tail.more)
     if (next === 'rebuild') void this.rebuild(key, idx)
     else if (next !== 'agreed') await idx.add(next.add)
   }

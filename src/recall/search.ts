@@ -7,7 +7,9 @@ import { queryTerms } from './analyze'
 import type { ConvIndex } from './conv-index'
 import { queryDates } from './dates'
 import type { RecallDoc } from './docs'
-import { historyUrl } from './history-page'
+import { AROUND, nearestId } from './history-page'
+import { historyUrl } from './history-url'
+import { formatTime } from '../history/render-facts'
 import type { RecallParts } from './parts'
 import { CorruptIndex } from './segment'
 import { snippet } from './snippet'
@@ -47,7 +49,9 @@ export async function searchRecall(
   scope?: ReadScope,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
-  const dates = queryDates(query, recall.now())
+  // times as lines show them, in the chat's zone (budgets.timezone): hits' times, the days a query names
+  const zone = recall.view.timezone
+  const dates = queryDates(query, recall.now(), zone)
   const pool = Math.max(3 * limit, 30)
   const keyword: Candidate[] = []
   const vector: Candidate[] = []
@@ -61,12 +65,12 @@ export async function searchRecall(
     const idx = await recall.index(key)
     await settled(idx)
     const message = (n: number, doc: RecallDoc, found: ReadonlySet<string>): SearchHit => ({
-      url: historyUrl(key, n + 1), id: doc.id, at: new Date(doc.at).toISOString(),
+      url: hitUrl(idx, key, n, doc, d => !hidden(d)), id: doc.id, at: formatTime(doc.at, zone),
       who: doc.self ? `${displayName(doc.who, doc.uid)} (you)` : displayName(doc.who, doc.uid), text: snippet(doc.text, found),
     })
     try {
       if (terms.length || dates.length) {
-        const r = idx.search(terms, { limit: pool, dates })
+        const r = idx.search(terms, { limit: pool, dates, zone })
         const found = new Set(r.found)
         for (const h of r.hits) {
           const [doc] = idx.docs(h.n, h.n + 1)
@@ -95,18 +99,28 @@ export async function searchRecall(
   for (const m of await recall.memory.search(terms, pool, recall.notesFor(scope))) {
     keyword.push({
       id: m.url, score: m.score / m.scale, at: m.at,
-      hit: () => ({ url: m.url, id: null, at: new Date(m.at).toISOString(), who: null, text: snippet(m.text, found) }),
+      hit: () => ({ url: m.url, id: null, at: formatTime(m.at, zone), who: null, text: snippet(m.text, found) }),
     })
   }
   for (const p of recall.partHits(terms, pool)) {
     const { url, at, shown } = p.doc
-    const hit = (): SearchHit => ({ url, id: null, at: new Date(at).toISOString(), who: null, text: flattenLines(shown) })
+    const hit = (): SearchHit => ({ url, id: null, at: formatTime(at, zone), who: null, text: flattenLines(shown) })
     keyword.push({ id: url, score: p.score / p.scale, at, hit })
   }
   const byScore = (a: Candidate, b: Candidate) => b.score - a.score || b.at - a.at
   keyword.sort(byScore)
   const ranked = vector.length ? fuse([keyword.slice(0, pool), vector.sort(byScore)]) : keyword
   return { hits: ranked.slice(0, limit).map(c => c.hit()) }
+}
+
+/**
+ * A message's URL names it by its id; a send whose id the platform did not tell, by the nearest
+ * message that has one (its page shows the send), else the conversation's latest messages.
+ */
+function hitUrl(idx: ConvIndex, key: string, n: number, doc: RecallDoc, usable: (d: RecallDoc) => boolean): string {
+  if (doc.id) return historyUrl(key, doc.id)
+  const a = Math.max(0, n - AROUND)
+  return historyUrl(key, nearestId(idx.docs(a, n + AROUND + 1), n - a, 0, 2 * AROUND, usable))
 }
 
 /** Reciprocal rank fusion: each list gives 1/(60 + rank); newest first among equals. */

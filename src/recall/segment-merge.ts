@@ -112,7 +112,7 @@ export async function mergeSegments(sources: Segment[], path: string): Promise<n
       const fh = await open(seg.path, 'r')
       parts.push({ seg, fh, dict: new Reader(fh, f.dictAt, f.bktAt), post: new Reader(fh, f.postAt, f.dictAt), speakerMap: map })
     }
-    const w = await SegmentWriter.create(path, from, count, speakers)
+    const w = await SegmentWriter.create(path, from, count, speakers, idsFromOf(sources))
     try {
       for (const p of parts) await copyDocs(p, w)
       await w.beginTerms(sources.reduce((n, s) => n + s.footer.terms, 0))
@@ -151,6 +151,17 @@ export async function mergeSegments(sources: Segment[], path: string): Promise<n
   } finally {
     await Promise.all(parts.map(p => p.fh.close().catch(() => {})))
   }
+}
+
+/**
+ * From which message on the merged segment holds the ids as terms: the newest sources that hold all
+ * of theirs, and the one before them from its own `idsFrom` (segments written before ids were terms
+ * are the oldest; an id term before the result is not trusted).
+ */
+function idsFromOf(sources: Segment[]): number {
+  let at = sources[sources.length - 1].idsFrom
+  for (let i = sources.length - 2; i >= 0 && at === sources[i + 1].from; i--) at = sources[i].idsFrom
+  return at
 }
 
 /** A source's documents and columns, its speakers renumbered. */

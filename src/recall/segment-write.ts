@@ -68,14 +68,18 @@ export class SegmentWriter {
   private entry = new ByteWriter(256)
   private varint = new ByteWriter(16)
 
-  private constructor(private fh: FileHandle, private path: string, readonly from: number, readonly count: number, private speakers: Speaker[]) {
+  private constructor(
+    private fh: FileHandle, private path: string, readonly from: number, readonly count: number, private speakers: Speaker[],
+    private idsFrom: number,
+  ) {
     this.docs = new Sink(fh, columnsAt(count).docs)
   }
 
-  static async create(path: string, from: number, count: number, speakers: Speaker[]): Promise<SegmentWriter> {
+  /** `idsFrom`: the first message whose id is a term (id-term.ts); the messages before it were written without. */
+  static async create(path: string, from: number, count: number, speakers: Speaker[], idsFrom: number): Promise<SegmentWriter> {
     const fh = await open(`${path}.tmp`, 'w')
     await writeAll(fh, utf8.encode(HEAD), 0)
-    return new SegmentWriter(fh, path, from, count, speakers)
+    return new SegmentWriter(fh, path, from, count, speakers, idsFrom)
   }
 
   async doc(json: Uint8Array, at: number, who: number): Promise<void> {
@@ -161,7 +165,7 @@ export class SegmentWriter {
     const footer: Footer = {
       v: 1, from: this.from, count: this.count, totalLen, terms: this.terms, bits: this.bits,
       docsAt: columnsAt(this.count).docs, postAt: this.postAt, dictAt, bktAt,
-      speakers: this.speakers.map(s => [s.uid, s.name, s.n]),
+      speakers: this.speakers.map(s => [s.uid, s.name, s.n]), idsFrom: this.idsFrom,
     }
     const raw = utf8.encode(JSON.stringify(footer))
     const trailer = new Uint8Array(16)
@@ -188,14 +192,17 @@ export class SegmentWriter {
 
 /** The live buffer as a segment file at `path`; returns its size. */
 export async function writeLive(live: LiveBuffer, path: string): Promise<number> {
-  const w = await SegmentWriter.create(path, live.from, live.count, live.speakers.map(s => ({ ...s })))
+  const w = await SegmentWriter.create(path, live.from, live.count, live.speakers.map(s => ({ ...s })), live.from)
   try {
     for (let i = 0; i < live.count; i++) await w.doc(utf8.encode(encodeDoc(live.docs[i])), live.ats[i], live.who[i])
-    const terms = live.termList().map(term => ({ term, hash: termHash(term) })).sort(termOrder)
+    // the words and the message ids (id-term.ts), in one dictionary
+    const ids = new Map(live.idPostings())
+    const terms = [...live.termList(), ...ids.keys()].map(term => ({ term, hash: termHash(term) })).sort(termOrder)
     await w.beginTerms(terms.length)
     const b = new ByteWriter()
     for (const { term, hash } of terms) {
-      const p = live.postingsOf(term)!
+      const id = ids.get(term)
+      const p = id ? { docs: id, tfs: id.map(() => 1) } : live.postingsOf(term)!
       b.clear()
       let prev = -1
       for (let i = 0; i < p.docs.length; i++) {

@@ -11,6 +11,7 @@ import { crc32 } from 'node:zlib'
 import { ByteReader, CorruptIndex, fromUtf8, readVarint, termHash, utf8 } from './codec'
 import { decodeDoc, type RecallDoc } from './docs'
 import type { Source, Speaker } from './source'
+import { idTerm } from './id-term'
 
 export const HEAD = 'KTRS0001'
 export const TAIL = 'KTRSEND1'
@@ -29,6 +30,8 @@ export interface Footer {
   dictAt: number
   bktAt: number
   speakers: [string, string, number][]
+  /** the first message whose id is a term (id-term.ts); absent: a segment written before ids were (none is) */
+  idsFrom?: number
 }
 
 export interface TermEntry {
@@ -73,6 +76,10 @@ export class Segment implements Source {
       const footer = JSON.parse(fromUtf8.decode(raw)) as Footer
       if (fromUtf8.decode(readAt(fd, 0, 8)) !== HEAD || footer.v !== 1 || !(footer.bktAt + 4 * ((1 << footer.bits) + 1) <= size - TRAILER - length)) {
         throw new CorruptIndex(`${path}: bad header or sections`)
+      }
+      const ids = footer.idsFrom
+      if (ids !== undefined && !(Number.isInteger(ids) && ids >= footer.from && ids <= footer.from + footer.count)) {
+        throw new CorruptIndex(`${path}: bad idsFrom`)
       }
       const segment = new Segment(path, footer, size)
       segment.fd = fd
@@ -149,6 +156,30 @@ export class Segment implements Source {
     } catch (e) {
       throw new CorruptIndex(`${this.path}: message ${this.from + n} is unreadable`)
     }
+  }
+
+  /** The first message whose id is a term (id-term.ts); the ones before it are found by reading them (id-scan.ts). */
+  get idsFrom(): number {
+    return this.footer.idsFrom ?? this.from + this.count
+  }
+
+  /** The newest message (its number) from `idsFrom` on whose platform id is `id`. */
+  newestWithId(id: string): number | undefined {
+    if (this.idsFrom >= this.from + this.count) return undefined
+    const e = this.lookup(idTerm(id))
+    const n = e && this.from + e.last
+    return n !== undefined && n >= this.idsFrom ? n : undefined
+  }
+
+  /** Where stored messages a..b (local) start, and where the last of them ends: b - a + 1 offsets. */
+  docOffsets(a: number, b: number): Float64Array {
+    const bytes = this.read(8 + 8 * a, 8 * (b - a + 1))
+    return new Float64Array(bytes.buffer, bytes.byteOffset, b - a + 1)
+  }
+
+  /** The stored messages' bytes between two of their offsets. */
+  docBytes(start: number, end: number): Uint8Array {
+    return this.read(this.footer.docsAt + start, end - start)
   }
 
   /** The `at` (seconds) or `who` column of local documents [a, b). */

@@ -7,11 +7,11 @@ import type { Tool } from '../contract/tool'
 import DESCRIPTION from './search.txt'
 
 export interface SearchHit {
-  /** history://… for a message, local://memory/…:N for a line of a note */
+  /** history://<conversation>/<message id> for a message, local://memory/…:N for a line of a note */
   url: string
   /** the platform message id; null for a note */
   id: string | null
-  /** ISO 8601: when it was said (a note: when it last changed) */
+  /** 'YYYY-MM-DD HH:MM' in budgets.timezone, as lines show times: when it was said (a note: when it last changed) */
   at: string
   /** who said it; null for a note */
   who: string | null

@@ -100,7 +100,7 @@ describe('onebot: notices', function () {
     expect(lastUserText(h.server.requests[0])).to.include(`#${secret.message_id}: [recalled]`)
     await h.reload()
     // search and history:// do not show it either (SPEC §17 reads the index, which kept the words)
-    h.server.script({ toolCalls: [call('search', { query: 'password' }), call('read', { url: 'history://group%3A555/1' })] })
+    h.server.script({ toolCalls: [call('search', { query: 'password' }), call('read', { url: 'history://group%3A555' })] })
     await mention(h, 'and now?')
     await h.server.waitForRequests(3)
     await h.settled()

@@ -10,7 +10,8 @@ import { ByteReader, ByteWriter } from '../../src/recall/codec'
 import { dateTest, queryDates } from '../../src/recall/dates'
 import type { RecallDoc } from '../../src/recall/docs'
 import { docsOf } from '../../src/recall/docs'
-import { parseHistoryUrl, historyUrl } from '../../src/recall/history-page'
+import { parseHistoryUrl, historyUrl } from '../../src/recall/history-url'
+import { newestKeysOf } from '../../src/recall/catch-up'
 import { LiveBuffer } from '../../src/recall/live'
 import { rank } from '../../src/recall/rank'
 import { CorruptIndex, Segment } from '../../src/recall/segment'
@@ -77,12 +78,15 @@ describe('recall index (SPEC §17)', function () {
         got.hits.forEach((h, k) => expect(h.score).to.be.closeTo(want.hits[k].score, 1e-4))
       }
       expect(i.docs(0, 900).map(d => d.text)).to.deep.equal(docs.map(d => d.text))
+      // a message is found by its id, in a segment, a merged one or the live buffer
+      for (const n of [0, 49, 50, 451, 899]) expect(i.numberOf(String(n))).to.equal(n)
+      expect(i.numberOf('900')).to.equal(undefined)
     }
     expectSame(idx)
     await idx.close()
     const again = await ConvIndex.open(dir, quiet, { liveMax: 50, mergeFactor: 3 })
     expect(again.count).to.equal(900)
-    expect(again.lastKey()).to.equal('f:g:899')
+    expect(newestKeysOf(again).at(-1)).to.equal('f:g:899')
     expectSame(again)
     await again.close()
   })
@@ -176,6 +180,19 @@ describe('recall index (SPEC §17)', function () {
     expect(test(new Date(2024, 4, 9, 0, 0).getTime() / 1000)).to.equal(false)
   })
 
+  it('the days a query names are the chat\'s (budgets.timezone), as its lines read times', function () {
+    // 01:00 on 10 May in Shanghai is still 9 May in UTC
+    const now = Date.UTC(2024, 4, 9, 17)
+    expect(queryDates('昨天说了什么', now, 'Asia/Shanghai')).to.deep.equal([{ y: 2024, m: 5, d: 9 }])
+    expect(queryDates('yesterday', now, 'UTC')).to.deep.equal([{ y: 2024, m: 5, d: 8 }])
+    const may8 = dateTest([{ y: 2024, m: 5, d: 8 }], 'Asia/Shanghai')
+    expect(may8(Date.UTC(2024, 4, 7, 16, 30) / 1000)).to.equal(true)
+    expect(may8(Date.UTC(2024, 4, 8, 16, 30) / 1000)).to.equal(false)
+    const june = dateTest([{ m: 6 }], 'Asia/Shanghai')
+    expect([Date.UTC(2024, 4, 31, 16, 30), Date.UTC(2024, 5, 1, 12), Date.UTC(2024, 5, 30, 16, 30)].map(t => june(t / 1000))).to.deep.equal([true, true, false])
+    expect(dateTest([{ m: 5, d: 8 }], 'Asia/Shanghai')(Date.UTC(2023, 4, 7, 20) / 1000)).to.equal(true)
+  })
+
   it('a snippet keeps to 300 units around the first match', function () {
     const text = 'a'.repeat(1000) + ' needle ' + 'b'.repeat(1000)
     const s = snippet(text, new Set(['needl']))
@@ -184,13 +201,19 @@ describe('recall index (SPEC §17)', function () {
     expect(snippet('short one', new Set())).to.equal('short one')
   })
 
-  it('history URLs name a conversation and a message or a range', function () {
-    expect(historyUrl('group:123', 57)).to.equal('history://group%3A123/57')
-    expect(parseHistoryUrl('history://group%3A123/57')).to.deep.equal({ key: 'group:123', first: 47, last: 67, target: 57 })
-    expect(parseHistoryUrl('history://private%3Aalice/3-9?view=meta')).to.deep.equal({ key: 'private:alice', first: 3, last: 9, view: 'meta' })
-    expect(() => parseHistoryUrl('history://g/0')).to.throw(/numbered from 1/)
-    expect(() => parseHistoryUrl('history://g/1-500')).to.throw(/at most 200/)
-    expect(() => parseHistoryUrl('history://g/5?offset=3')).to.throw(/only view=meta/)
+  it('history URLs name a conversation and a message by its id', function () {
+    expect(historyUrl('group:123', '88123')).to.equal('history://group%3A123/88123')
+    expect(historyUrl('group:123')).to.equal('history://group%3A123')
+    expect(parseHistoryUrl('history://group%3A123/88123')).to.deep.equal({ key: 'group:123', id: '88123' })
+    expect(parseHistoryUrl('history://private%3Aalice?view=meta')).to.deep.equal({ key: 'private:alice', view: 'meta' })
+    // the id is the rest of the URL, as encodeSegment writes it, or as a line shows it
+    for (const id of ['a/b', 'a b%c', 'x?y', 'é:ü', 'z'.repeat(200)]) {
+      expect(parseHistoryUrl(historyUrl('group:1', id) + '?view=meta')).to.deep.equal({ key: 'group:1', id, view: 'meta' })
+    }
+    expect(parseHistoryUrl('history://g/a/b').id).to.equal('a/b')
+    expect(parseHistoryUrl('history://g/a%20b%28%u2028').id).to.equal('a b(\u2028')
+    expect(() => parseHistoryUrl('history:///5')).to.throw(/is not history:\/\/<conversation>\/<message id>/)
+    expect(() => parseHistoryUrl('history://g%ZZ/5')).to.throw(/percent-encoded/)
   })
 
   it('takes people\'s messages and the mind\'s delivered sends from the history', function () {

@@ -13,6 +13,7 @@ import { runtimeHome } from '../../src/runtime/runtime'
 import { DEFAULT_TUNING } from '../../src/recall'
 import { queryTerms } from '../../src/recall/analyze'
 import { recallPart } from '../../src/recall/part'
+import { formatTime } from '../../src/history/render-facts'
 
 type Hit = { url: string; id: string | null; at: string; who: string | null; text: string }
 
@@ -65,9 +66,11 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
       ['erin', 'nice weather today'],
     ])
     const [agency] = await search('researched agency')
-    expect(agency).to.deep.include({ url: 'history://group%3Aroom/1', who: 'alice', text: 'I have been researching adoption agencies lately' })
+    expect(agency).to.deep.include({ who: 'alice', text: 'I have been researching adoption agencies lately' })
     expect(agency.id).to.be.a('string')
-    expect(new Date(agency.at).toISOString()).to.equal(agency.at)
+    // one number per message (SPEC §27): the URL names the message by its id; the time reads as lines read
+    expect(agency.url).to.equal(`history://group%3Aroom/${agency.id}`)
+    expect(agency.at).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d$/)
     // a Han character of a longer word finds too, below the whole word: 北京 before 東京
     expect((await search('北京')).map(x => x.who)).to.deep.equal(['bob', 'carol'])
     expect((await search('长城在哪')).map(x => x.who)).to.deep.equal(['bob'])
@@ -108,8 +111,8 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await say(undefined, [['alice', 'my locker code is swordfish']])
     await say('room', [['bob', 'a swordfish in the aquarium']])
     const fromGroup = await search('swordfish')
-    expect(fromGroup.map(x => x.url)).to.deep.equal(['history://group%3Aroom/1'])
-    const [read] = await turn([call('read', { url: 'history://private%3Aalice/1' })], { channel: 'room' })
+    expect(fromGroup.map(x => [x.url, x.text])).to.deep.equal([[`history://group%3Aroom/${fromGroup[0].id}`, 'a swordfish in the aquarium']])
+    const [read] = await turn([call('read', { url: 'history://private%3Aalice' })], { channel: 'room' })
     expect(read).to.match(/^forbidden: private:alice is another conversation/)
     const fromPrivate = await search('swordfish', { user: 'alice' })
     expect(fromPrivate.map(x => x.text)).to.deep.equal(['my locker code is swordfish'])
@@ -136,7 +139,8 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await say('room', [['carol', 'jazz is overrated']])
     const hits = await search('jazz coffee')
     expect(hits[0]).to.deep.include({ url: 'local://memory/people/bob.md:2', id: null, who: null, text: 'likes jazz and strong coffee' })
-    expect(hits.map(x => x.url)).to.include('history://group%3Aroom/1')
+    const message = hits.find(x => x.url.startsWith('history://'))!
+    expect(message).to.deep.include({ url: `history://group%3Aroom/${message.id}`, text: 'jazz is overrated' })
     // a note the mind writes is found at once
     const [written] = await turn([call('write', { url: 'local://memory/todo.md', content: 'remind Carol about the saxophone\n' })], { channel: 'room' })
     expect(written.ok).to.equal(true)
@@ -149,24 +153,29 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     for (let i = 1; i <= 40; i++) lines.push([i % 2 ? 'alice' : 'bob', i === 25 ? 'the spare key is under the blue flowerpot' : `chatter number ${i}`])
     await say('room', lines)
     const [hit] = await search('spare key')
-    expect(hit.url).to.equal('history://group%3Aroom/25')
+    expect(hit.url).to.equal(`history://group%3Aroom/${hit.id}`)
     const [page] = await turn([call('read', { url: hit.url })], { channel: 'room' })
     const rows: string[] = page.split('\n')
-    // 40 messages, the one that woke the search, the one that woke this read
-    expect(rows[0]).to.equal('[conversation group:room: messages 15 to 35 of 42; earlier: history://group%3Aroom/1-14; later: history://group%3Aroom/36-42]')
-    expect(rows[1]).to.match(/^#15 \[\d{4}-\d\d-\d\d \d\d:\d\d\] alice \(alice\) #\S+: chatter number 15$/)
-    expect(rows.find(r => r.startsWith('→ '))).to.match(/^→ #25 .* alice \(alice\) #\S+: the spare key is under the blue flowerpot$/)
-    expect(rows.filter(r => r.startsWith('#')).length).to.equal(20)
+    // 40 messages, the one that woke the search, the one that woke this read: 15th to 35th shown;
+    // the pages next to it are around the 4th and the 42nd
+    const idx = await (await recall()).index('group:room')
+    const idAt = (n: number) => idx.docs(n, n + 1)[0].id
+    expect(rows[0]).to.equal(`[conversation group:room: 21 of its 42 messages; earlier: history://group%3Aroom/${idAt(3)}; later: history://group%3Aroom/${idAt(41)}]`)
+    expect(rows[1]).to.equal(`[${formatTime(idx.docs(14, 15)[0].at)}] alice (alice) #${idAt(14)}: chatter number 15`)
+    expect(rows.find(r => r.startsWith('→ '))).to.match(new RegExp(`^→ \\[.*\\] alice \\(alice\\) #${hit.id}: the spare key is under the blue flowerpot$`))
+    expect(rows.filter(r => /^\[\d{4}/.test(r)).length).to.equal(20)
     // a page longer than the budget ends with the exact read call for the rest (a message is cut at 4,000 characters)
     await say('room', Array.from({ length: 9 }, (_, i): [string, string] => ['carol', `${i} `.repeat(3000)]))
-    const [long] = await turn([call('read', { url: 'history://group%3Aroom/43-60' })], { channel: 'room' })
+    const [long] = await turn([call('read', { url: `history://group%3Aroom/${idAt(46)}` })], { channel: 'room' })
     expect(long).to.match(/\[truncated; to continue, call read\(\{url: "artifact:\/\/read\/[^"]+\?offset=\d+"\}\)\]$/)
-    const [meta, bad, missing] = await turn([
-      call('read', { url: 'history://group%3Aroom/25?view=meta' }), call('read', { url: 'history://group%3Aroom/x' }), call('read', { url: 'history://group%3Aroom/999' }),
+    // URLs of before (message numbers, ranges) are told apart from a page, with the form to use
+    const [meta, range, missing] = await turn([
+      call('read', { url: `${hit.url}?view=meta` }), call('read', { url: 'history://group%3Aroom/43-60' }), call('read', { url: 'history://group%3Aroom/987654321' }),
     ], { channel: 'room' })
     expect(meta.meta).to.deep.include({ scheme: 'history', mediaType: 'text/plain' })
-    expect(bad).to.match(/^invalid_selector: /)
-    expect(missing).to.match(/^not_found: conversation group:room has \d+ messages; there is no message 999/)
+    const form = 'a history:// URL names a message by the #id its line shows: history://group%3Aroom/<message id> (history://group%3Aroom alone: the latest messages)'
+    expect(range).to.equal(`invalid_url: "history://group%3Aroom/43-60": ranges of messages are no longer read; ${form}`)
+    expect(missing).to.equal(`not_found: conversation group:room has no message #987654321; ${form}`)
   })
 
   it('the index survives a restart and is not made again; the mind\'s own messages are found too', async () => {
@@ -187,7 +196,13 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await h.reload()
     await say('room', [['carol', 'after the restart: marshmallows']])
     expect((await search('tent')).map(x => x.text)).to.deep.equal(['the tent is in my garage'])
-    expect((await search('marshmallows')).map(x => x.url)).to.deep.equal(['history://group%3Aroom/5'])
+    const [marsh] = await search('marshmallows')
+    expect(marsh.url).to.equal(`history://group%3Aroom/${marsh.id}`)
+    // the index caught up in order: the page around it marks it, after bob's tent and the search's wake
+    const [around] = await turn([call('read', { url: marsh.url })], { channel: 'room' })
+    const rows: string[] = around.split('\n')
+    const at = rows.findIndex(r => r.startsWith('→ '))
+    expect(rows.slice(at - 2, at + 1).map(r => r.replace(/^.*? #\S+: /, ''))).to.deep.equal(['the tent is in my garage', '@514 hey', 'after the restart: marshmallows'])
     expect(h.logs.map(l => l.text).filter(t => t.includes('indexing the history'))).to.deep.equal([])
   })
 
@@ -198,7 +213,8 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await say('g1', [['bob', 'the blue umbrella is mine']])
     const log = await readFile(join(home(), 'recall', 'group%3Ag1', 'live.log'), 'utf8')
     expect(log.split('\n').filter(Boolean).map(l => l.split('\t')[0])).to.deep.equal(['0', ''])
-    expect((await search('umbrella', { channel: 'g1' })).map(x => x.url)).to.deep.equal(['history://group%3Ag1/2'])
+    const [umbrella] = await search('umbrella', { channel: 'g1' })
+    expect(umbrella).to.deep.include({ url: `history://group%3Ag1/${umbrella.id}`, text: 'the blue umbrella is mine' })
     expect((await search('hello', { channel: 'g1' })).map(x => x.text)).to.deep.equal(['group 1 says hello'])
   })
 
@@ -211,7 +227,10 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
       const lines: [string, string][] = []
       for (let i = 1; i <= 22; i++) lines.push(['alice', i === 3 ? 'the treasure map is in the attic' : `filler ${i}`])
       await say('room', lines)
-      expect((await search('treasure')).map(x => x.url)).to.deep.equal(['history://group%3Aroom/3'])
+      const [treasure] = await search('treasure')
+      // the same URL after each rebuild
+      const url = `history://group%3Aroom/${treasure.id}`
+      expect(treasure.url).to.equal(url)
       const dir = join(home(), 'recall', 'group%3Aroom')
       await (await recall()).idle()
       expect((await readdir(dir)).filter(f => f.endsWith('.seg')).length).to.be.greaterThan(1)
@@ -220,19 +239,19 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
       const files = await readdir(dir)
       await truncate(join(dir, files.find(f => f.endsWith('.seg'))!), 100)
       await h.reload()
-      expect((await search('treasure')).map(x => x.url)).to.deep.equal(['history://group%3Aroom/3'])
+      expect((await search('treasure')).map(x => x.url)).to.deep.equal([url])
       expect(h.warnings().some(w => /recall: the index of group:room is unreadable .* it is made again from the history/.test(w))).to.equal(true)
       // a manifest that is not JSON
       await h.reload({ ...h.config, profiles: [] })
       await writeFile(join(dir, 'manifest.json'), '{not json')
       await h.reload()
-      expect((await search('treasure')).map(x => x.url)).to.deep.equal(['history://group%3Aroom/3'])
+      expect((await search('treasure')).map(x => x.url)).to.deep.equal([url])
       // no index at all
       await h.reload({ ...h.config, profiles: [] })
       await rm(join(home(), 'recall'), { recursive: true })
       await h.reload()
       const again = await search('treasure map')
-      expect(again.map(x => x.url)).to.deep.equal(['history://group%3Aroom/3'])
+      expect(again.map(x => x.url)).to.deep.equal([url])
     } finally {
       Object.assign(DEFAULT_TUNING, saved)
     }

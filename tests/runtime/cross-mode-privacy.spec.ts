@@ -60,13 +60,13 @@ describe('cross mode keeps a private chat private (SPEC §22)', function () {
   it('history:// read from a group turn leaves out the private chat\'s messages; from her chat they are there', async () => {
     h = await Harness.start({ profiles: [profile] })
     await aliceConfides()
-    h.server.script({ toolCalls: [call('read', { url: 'history://cross/1' })] }, { toolCalls: [call('finish', {})] })
+    h.server.script({ toolCalls: [call('read', { url: 'history://cross' })] }, { toolCalls: [call('finish', {})] })
     await h.client('bob', 'room1').receive('<at id="514"/> read the start of the log')
     await h.server.waitForRequests(3)
     await h.settled()
     const page = toolResultsOf(h.server.requests[2]).at(-1)!.content
     expect(page).to.include('bob (bob)').and.not.include('zebra-flu')
-    h.server.script({ toolCalls: [call('read', { url: 'history://cross/1' })] }, { toolCalls: [call('finish', {})] })
+    h.server.script({ toolCalls: [call('read', { url: 'history://cross' })] }, { toolCalls: [call('finish', {})] })
     await h.client('alice').receive('show me our log')
     await h.server.waitForRequests(5)
     expect(toolResultsOf(h.server.requests[4]).at(-1)!.content).to.include('my diagnosis is zebra-flu')
