@@ -51,6 +51,8 @@ export function plainText(content: string): string {
       else if (el.type === 'img' || el.type === 'image') out += '[image]'
       else if (['audio', 'video', 'file'].includes(el.type)) out += `[${el.type}]`
       else if (el.type === 'quote') continue
+      // a QQ face is found by its name, as the line showed it before faces became elements (SPEC §27)
+      else if (el.type === 'face') out += el.attrs.name ? `[${el.attrs.name}]` : ''
       else if (el.type === 'br') out += '\n'
       else if (el.children?.length) {
         walk(el.children)

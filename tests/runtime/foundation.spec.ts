@@ -302,7 +302,8 @@ describe('foundation: a mind in the chat', function () {
     )
     await h.client('bob').receive(long)
     await h.server.waitForRequests(2)
-    const shown = lastUserText(h.server.requests[0])
+    // the fact's line, without the turn's opening lines after it
+    const shown = lastUserText(h.server.requests[0]).split('\n[')[0]
     expect(shown.length).to.be.below(4300)
     expect(next).to.match(/^artifact:\/\/message\/[0-9a-f]{20}\.txt\?offset=4000$/)
     const rest = toolResultsOf(h.server.requests[1]).at(-1).content
