@@ -17,8 +17,6 @@ export interface OfflineModel {
 
 // `[2026-11-29 18:30] Alice (u123) #m456: content` (src/runtime/render-facts.ts)
 const FACT_LINE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] .*? \([^)]*\) #\S*: (?:\(reply to #\S*\) )?/
-/** a note line of the runtime that can follow the facts of a turn */
-const RUNTIME_NOTE = /^\[(?:now|wake): .*\]$/
 
 export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
   return new Promise((resolve, reject) => {
@@ -147,9 +145,9 @@ function lastFact(text: string): string {
     if (FACT_LINE.test(lines[i])) { start = i; break }
   }
   if (start < 0) return ''
-  // the runtime's notes that follow the facts (the turn's `[now: …]` line, a wake note) are not theirs
+  // a fact's later lines are indented; what follows them (the turn's `[now: …]`, people lines) is the runtime's
   let end = start + 1
-  while (end < lines.length && !RUNTIME_NOTE.test(lines[end])) end++
+  while (end < lines.length && lines[end].startsWith('  ')) end++
   const content = [lines[start].replace(FACT_LINE, ''), ...lines.slice(start + 1, end)].join('\n')
   const plain = unescape(content.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim()
   return plain.length > 200 ? plain.slice(0, 199) + '…' : plain

@@ -44,7 +44,8 @@ describe('who is who (SPEC §27)', function () {
     const text = userTexts(requests[0])
     const mine = text.slice(text.lastIndexOf(woke))
     const at = mine.indexOf(HEAD)
-    return { results, opening: at < 0 ? '' : mine.slice(at) }
+    // the turn's [now: …] line closes its opening (SPEC §27)
+    return { results, opening: at < 0 ? '' : mine.slice(at).replace(/\n\[now: [^\n]*\]$/, '') }
   }
   const people = () => join(local, 'memory', 'people')
   const files = async (): Promise<string[]> => existsSync(people()) ? (await readdir(people(), { recursive: true })).map(String).sort() : []

@@ -150,6 +150,7 @@ describe('trimmed in blocks (SPEC §16)', () => {
     // no step yet, no waking fact (a wait ended): the opening and its note are the mandatory part
     const w = windowOf(entries, { maxMessages: 1, maxChars: 1e6 }, ZONE)
     expect(w.entries).to.deep.equal(entries.slice(2))
-    expect(toModelMessages(w.entries, false, ZONE)).to.deep.equal([{ role: 'user', content: `${turnLine(3, ZONE)}\n[wake: the 30 s you chose to wait have passed]` }])
+    // the opening's note reads before the turn's time: the present is the last line (SPEC §27)
+    expect(toModelMessages(w.entries, false, ZONE)).to.deep.equal([{ role: 'user', content: `[wake: the 30 s you chose to wait have passed]\n${turnLine(3, ZONE)}` }])
   })
 })

@@ -133,10 +133,10 @@ describe('attachments projected into requests (SPEC §7)', function () {
     await h.server.waitForRequests(1)
     await h.settled()
     expect(images(0)).to.deep.equal([dataUrl(png(5))])
-    // the fact with its image; the turn's `[now: …]` line follows as a message of its own
+    // the fact with its image; the turn's opening (its people, then `[now: …]`) follows as a message of its own
     const user = messagesOf(h.server.requests[0]).at(-2)
     expect(user.content[0].text).to.match(/what is this <img src="asset:\/\/[0-9a-f-]{36}"\/>/)
-    expect(messagesOf(h.server.requests[0]).at(-1).content).to.match(/^\[now: .+\]$/)
+    expect(messagesOf(h.server.requests[0]).at(-1).content).to.match(/^\[people\] [^]*\n\[now: [^\n]+\]$/)
     await bob.receive('and now?')
     await h.server.waitForRequests(2)
     expect(images(1)).to.deep.equal([])

@@ -6,7 +6,7 @@ import { expect } from 'chai'
 import { OneBotHarness, call } from '../support/onebot-harness'
 import { Harness } from '../support/harness'
 import { seg } from '../support/fakes/onebot'
-import type { RecordedRequest } from '../support/fake-openai'
+import { lastUserText, toolResultsOf, type RecordedRequest } from '../support/fake-openai'
 
 const system = (r: RecordedRequest) => String(r.body.messages[0].content)
 const whereOf = (r: RecordedRequest) => system(r).slice(system(r).indexOf('## Where you are'))
@@ -52,6 +52,34 @@ describe('what the mind is told (SPEC §27)', function () {
       for (const [what, phrase] of Object.entries(PARAGRAPHS)) expect(system(first), what).to.include(phrase)
       // SPEC §16: the second turn's system prompt is the first's, byte for byte
       expect(system(second)).to.equal(system(first))
+    })
+
+    // the review's third request, played through the real adapter: a recall question about the past
+    it('one group turn as the model reads it: the weekday, a face as send_message takes it, the [people] line, a hit URL ending with the line\'s #id, '
+      + 'a guessed note URL refused with the right one', async () => {
+      h = await OneBotHarness.start({ config: { budgets: { timezone: 'Asia/Shanghai' } } })
+      h.napcat.group(555, { group_name: '摸鱼群' })
+      h.server.script(
+        { toolCalls: [call('search', { query: '香山' }), call('write', { url: 'local://memory/people/alice.md', content: 'Alice: 想去香山\n' })] },
+        { toolCalls: [call('finish', {})] },
+      )
+      await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' 上次你说想去香山 '), seg.face(178)] })
+      await h.server.waitForRequests(2)
+      await h.settled()
+      const text = lastUserText(h.server.requests[0])
+      const line = text.split('\n').find(l => l.includes('Alice (2001)'))!
+      expect(line, line).to.match(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] Alice \(2001\) #\S+: <at id="10001"[^>]*\/> 上次你说想去香山 <face name="斜眼笑"\/>$/)
+      const id = /#(\S+):/.exec(line)![1]
+      expect(text).to.include('- Alice (id 2001): local://memory/people/onebot/2001.md (no note yet)')
+      // the opening's lines come first; the present is the last line
+      expect(text.split('\n').at(-1)).to.match(/^\[now: \d{4}-\d{2}-\d{2} (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2}:\d{2} \(Asia\/Shanghai\)\]$/)
+      const [search, write] = toolResultsOf(h.server.requests[1]).map(r => JSON.parse(r.content))
+      expect(search.hits[0].url).to.equal(`history://group%3A555/${id}`)
+      expect(search.hits[0].id).to.equal(id)
+      expect(search.hits[0].at).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
+      expect(write.ok).to.equal(false)
+      expect(write.error.code).to.equal('forbidden')
+      expect(write.error.message).to.include('local://memory/people/onebot/2001.md')
     })
 
     it('a group name with line breaks, quotes and 200 characters stays one bounded, quoted line; a refused get_group_info leaves it unnamed', async () => {
