@@ -33,16 +33,20 @@ describe('what the mind is told (SPEC §27)', function () {
     let h: OneBotHarness
     afterEach(async () => { await h?.stop() })
 
+    /** `user` mentions the bot in `group` with `text`; resolves when that turn has ended. */
+    async function mention(group: number, user: number, nickname: string, text: string): Promise<void> {
+      const before = h.server.requests.length
+      await h.napcat.groupMessage({ group, user, nickname, segments: [seg.at(10001), seg.text(` ${text}`)] })
+      await h.server.waitForRequests(before + 1, 8000)
+      await h.settled()
+    }
+
     it('a group: its name (asked with get_group_info), the bot\'s id, the people URL of its platform, every paragraph; the prompt byte-stable', async () => {
       h = await OneBotHarness.start()
       h.napcat.group(555, { group_name: '摸鱼群' })
       h.server.script({ toolCalls: [call('finish', {})] }, { toolCalls: [call('finish', {})] })
-      await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' 在吗')] })
-      await h.server.waitForRequests(1)
-      await h.settled()
-      await h.napcat.groupMessage({ group: 555, user: 2002, nickname: 'Bob', segments: [seg.at(10001), seg.text(' 你好')] })
-      await h.server.waitForRequests(2)
-      await h.settled()
+      await mention(555, 2001, 'Alice', '在吗')
+      await mention(555, 2002, 'Bob', '你好')
       const [first, second] = h.server.requests
       // the bot's name is its QQ nickname (get_login_info), quoted as data
       expect(whereOf(first)).to.match(new RegExp('^## Where you are\nYou are "[^"\n]+" \\(user id 10001; <at id="10001"/> mentions you\\) '
@@ -88,12 +92,8 @@ describe('what the mind is told (SPEC §27)', function () {
       h.napcat.group(556)
       h.napcat.fail('get_group_info', { retcode: 1200, message: '获取群信息失败' } as any, 1)
       h.server.script({ toolCalls: [call('finish', {})] }, { toolCalls: [call('finish', {})] })
-      await h.napcat.groupMessage({ group: 556, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' hi')] })
-      await h.server.waitForRequests(1)
-      await h.settled()
-      await h.napcat.groupMessage({ group: 555, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' hi')] })
-      await h.server.waitForRequests(2)
-      await h.settled()
+      await mention(556, 2001, 'Alice', 'hi')
+      await mention(555, 2001, 'Alice', 'hi')
       const [refused, odd] = h.server.requests.map(whereOf)
       expect(refused).to.match(/ in a group chat \(group:556\): many people read what you send\.$/)
       const lines = odd.split('\n')
@@ -108,9 +108,7 @@ describe('what the mind is told (SPEC §27)', function () {
       h = await OneBotHarness.start()
       h.napcat.hang('get_group_info', 1)
       h.server.script({ toolCalls: [call('finish', {})] })
-      await h.napcat.groupMessage({ group: 557, user: 2001, nickname: 'Alice', segments: [seg.at(10001), seg.text(' hi')] })
-      await h.server.waitForRequests(1, 8000)
-      await h.settled()
+      await mention(557, 2001, 'Alice', 'hi')
       expect(whereOf(h.server.requests[0])).to.match(/ in a group chat \(group:557\): many people read what you send\.$/)
       expect(JSON.stringify(h.server.requests[0].body.messages)).to.include('Alice (2001)')
     })
