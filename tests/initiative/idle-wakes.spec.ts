@@ -83,7 +83,9 @@ describe('initiative: a changed window after a reload', function () {
     await h.client('alice', 'room1').receive('anyone around?')
     await h.settled()
     await h.reload(h.config)
-    // nobody writes: the runtime is started for its wake alone
+    // nobody writes: the runtime is started for its wake alone (in the background: the clock moves once its wake is set)
+    await h.until(async () => (await h.app.kotodama.list()).length === 1, 'the runtime started for its idle wake')
+    await h.settled()
     h.server.script({ toolCalls: [call('finish', {})] })
     await clock.tickAsync(61 * MIN)
     await h.server.waitForRequests(1)
