@@ -11,7 +11,7 @@ import { offerChatLunaModels } from './koishi/chatluna'
 
 export const name = 'kotodama'
 export const reusable = false
-export const inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false } }
+export const inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false }, censor: { required: false } }
 
 export type Config = KotodamaConfig
 export const Config = configSchema.i18n({ 'zh-CN': (zhCN as any)._config, 'en-US': (enUS as any)._config })

@@ -1,5 +1,5 @@
 // The chat platform as the runtime sees it, implemented with Koishi bots and its HTTP client.
-import { Context, Universal } from 'koishi'
+import { Context, h, Universal } from 'koishi'
 import { rawChannel } from '../claims/channel-key'
 import { ResourceError } from '../resources/errors'
 import type { Platform } from '../runtime/types'
@@ -12,6 +12,25 @@ import { allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/
 import { vitsSpeak } from './presence/vits'
 import { platformOf } from '../claims/bot-id'
 import { withoutUrls } from '../util/without-urls'
+
+/** Koishi's censor service (an optional one, e.g. @koishijs/censor with its rules): `transform` replaces what its rules catch. */
+interface CensorService {
+  transform(content: h[], session?: unknown): Promise<h[]>
+}
+
+/**
+ * Outgoing content through the censor service when an owner installed one (SPEC §22). A censor that
+ * fails holds the message back: the owner installed it so that nothing unchecked goes out.
+ */
+async function censored(ctx: Context, markup: string): Promise<string | h[]> {
+  const censor = (ctx as unknown as { censor?: CensorService }).censor
+  if (!censor?.transform) return markup
+  try {
+    return await censor.transform(h.parse(markup))
+  } catch (e) {
+    throw new Error(`the censor service failed, so the message was held back: ${(e as Error)?.message ?? e}`)
+  }
+}
 
 /** `log`: the service's masking log (a refusal's words may echo a configured secret) */
 export function koishiPlatform(ctx: Context, log: Logger): Platform {
@@ -27,7 +46,7 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
       if (!b) throw new Error(`bot ${id} is not connected`)
       const target = m.rawChannel ?? rawChannel(channel)
       try {
-        const elements = outboundStickers(outboundFaces(content, b.platform), b.platform)
+        const elements = await censored(ctx, outboundStickers(outboundFaces(content, b.platform), b.platform))
         // QQ's passive replies: the send carries the message it answers
         const options = needsPassiveReplies(b.platform) ? replies.options(b, m, target) : undefined
         return await b.sendMessage(target, elements, guildId, options)

@@ -46,7 +46,7 @@ export type { WakeOptions } from './routing'
 const DATABASE_GRACE_MS = 3000
 
 export class KotodamaService extends Service {
-  static inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false } }
+  static inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false }, censor: { required: false } }
   readonly extensions = new Extensions()
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */
