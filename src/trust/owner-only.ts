@@ -4,30 +4,34 @@
 import type { Tool } from '../contract/tool'
 import { allowed, notAllowed, type NotAllowed } from './permission'
 
-const REFUSED = Symbol('refused')
-type Refusal = NotAllowed & { [REFUSED]: true }
+/** the refusals this guard returned (a tool's own result may look alike) */
+const REFUSALS = new WeakSet<object>()
 
-const refused = (v: unknown): v is Refusal => typeof v === 'object' && v !== null && REFUSED in v
+const refused = (v: unknown): v is NotAllowed => typeof v === 'object' && v !== null && REFUSALS.has(v)
+
+function refusal(name: string): NotAllowed {
+  const r = notAllowed('owner', `the tool "${name}"`)
+  REFUSALS.add(r)
+  return r
+}
 
 /** `tool` guarded: it runs only when every author of the turn's waking facts is the bot owner's. */
 export function ownerOnly(name: string, tool: Tool): Tool {
   return {
     ...tool,
     async execute(input, ctx) {
-      if (!await allowed(ctx.turn, 'owner')) return { ...notAllowed('owner', `the tool "${name}"`), [REFUSED]: true }
+      if (!await allowed(ctx.turn, 'owner')) return refusal(name)
       return tool.execute(input, ctx)
     },
     // a refusal is shown as itself, not through the tool's own presentation
     ...tool.toModelOutput && {
-      toModelOutput: (output, input) => refused(output) ? { type: 'text', value: JSON.stringify(plain(output)) } : tool.toModelOutput!(output, input),
+      toModelOutput: (output, input) => refused(output) ? { type: 'text', value: JSON.stringify(output) } : tool.toModelOutput!(output, input),
     },
     ...tool.present && {
-      present: (output, input, exit) => refused(output) ? exit.plain(plain(output)) : tool.present!(output, input, exit),
+      present: (output, input, exit) => refused(output) ? exit.plain(output) : tool.present!(output, input, exit),
     },
   }
 }
-
-const plain = (r: Refusal): NotAllowed => ({ ok: r.ok, error: r.error })
 
 /** The catalog with each tool named in `names` guarded (in place). */
 export function guardOwnerTools(tools: Map<string, Tool>, names: ReadonlySet<string>): Map<string, Tool> {
