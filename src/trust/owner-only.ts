@@ -15,22 +15,19 @@ function refusal(name: string): NotAllowed {
   return r
 }
 
-/** `tool` guarded: it runs only when every author of the turn's waking facts is the bot owner's. */
+/**
+ * `tool` guarded: it runs only when every author of the turn's waking facts is the bot owner's.
+ * The guard inherits from the tool (a registered tool may be a class instance: nothing is copied).
+ */
 export function ownerOnly(name: string, tool: Tool): Tool {
-  return {
-    ...tool,
-    async execute(input, ctx) {
-      if (!await allowed(ctx.turn, 'owner')) return refusal(name)
-      return tool.execute(input, ctx)
-    },
-    // a refusal is shown as itself, not through the tool's own presentation
-    ...tool.toModelOutput && {
-      toModelOutput: (output, input) => refused(output) ? { type: 'text', value: JSON.stringify(output) } : tool.toModelOutput!(output, input),
-    },
-    ...tool.present && {
-      present: (output, input, exit) => refused(output) ? exit.plain(output) : tool.present!(output, input, exit),
-    },
+  const guarded: Tool = Object.create(tool)
+  guarded.execute = async (input, ctx) => await allowed(ctx.turn, 'owner') ? tool.execute(input, ctx) : refusal(name)
+  // a refusal is shown as itself, not through the tool's own presentation
+  if (tool.toModelOutput) {
+    guarded.toModelOutput = (output, input) => refused(output) ? { type: 'text', value: JSON.stringify(output) } : tool.toModelOutput!(output, input)
   }
+  if (tool.present) guarded.present = (output, input, exit) => refused(output) ? exit.plain(output) : tool.present!(output, input, exit)
+  return guarded
 }
 
 /** The catalog with each tool named in `names` guarded (in place). */
