@@ -35,7 +35,7 @@ export async function allowed(turn: TurnState, need: Need): Promise<boolean> {
 
 /** The refusal naming the role the act needs. */
 export function notAllowed(need: Exclude<Need, 'anyone'>, act = 'this'): NotAllowed {
-  const message = `only ${WHO[need]} may ask for ${act}; not everyone whose message woke this turn is`
+  const message = `only ${WHO[need]} may ask for ${act}, and this turn was not woken by such a person's messages alone`
   return { ok: false, error: { name: 'NotAllowed', message } }
 }
 
