@@ -13,6 +13,8 @@ const NAMED_LAYERS = [
   ['config'],
   ['usage'],
   ['contract'],
+  // the one permission check (SPEC §22): below the tools that ask it
+  ['trust'],
   ['exit'],
   ['model', 'sandbox', 'typing'],
   ['history'],

@@ -159,5 +159,9 @@ function checkedTrust(given: Partial<TrustConfig> | undefined, problems: ConfigP
     if (!ok) problems.push({ path: `trust.owners[${i}]`, message: `${shown} is not platform:userId (e.g. onebot:10001); it is left out` })
     return ok
   })
-  return { owners, tools: Array.isArray(given?.tools) ? given.tools.filter(t => typeof t === 'string') : [] }
+  const tools = (Array.isArray(given?.tools) ? given.tools : []).filter((t, i) => {
+    if (typeof t === 'string' && t) return true
+    problems.push({ path: `trust.tools[${i}]`, message: `${JSON.stringify(t)?.slice(0, 60)} is not a tool name; it is left out` })
+  })
+  return { owners, tools }
 }

@@ -4,6 +4,7 @@
 import type { ZodType } from 'zod'
 import type { Schema, ToolResultPart } from 'ai'
 import type { Lifetime } from '../config/types'
+import type { OwnerBook, TurnAuthor } from './authors'
 
 /** The media of an explicit node in a tool's result (SPEC §7 step 4): base64 bytes and their type. */
 export interface MediaNode {
@@ -93,6 +94,13 @@ export interface TurnState {
    * or none): nothing private is shown and nothing written is private.
    */
   readonly chat?: TurnChat
+  /**
+   * The authors of the facts that woke this turn (SPEC §22): who may ask for an act that needs a
+   * role (src/trust/permission.ts). Empty or absent: no person woke it (a wait, an idle wake).
+   */
+  readonly authors?: readonly TurnAuthor[]
+  /** Who the bot owner's people are; absent outside a runtime (then no one is). */
+  readonly owners?: OwnerBook
   /** Elements of parts delivered this turn, by tag: send_message holds each capped one to its part's cap (`stickers.maxPerTurn`, SPEC §19). */
   elementsSent?: Record<string, number>
   /** When the last message of this turn went out (ms); typing credit counts from here. */

@@ -3,6 +3,7 @@
 import type { ModelMessage } from 'ai'
 import type { AttachmentItem } from '../exit/attachments'
 import type { StepUsage } from '../usage/book'
+import type { GroupRole } from '../contract/authors'
 
 /** One incoming chat message, already converted by the edge (media src are asset:// URLs). */
 export interface Fact {
@@ -16,6 +17,8 @@ export interface Fact {
   rawChannel?: string
   direct: boolean
   user: { id: string; name: string }
+  /** the author's role in the group, where the platform gives it (OneBot's sender.role; SPEC §22) */
+  role?: GroupRole
   content: string        // element markup
   /**
    * `content`: the quoted message as the adapter gave it (any chat's: never kept past ingest, never

@@ -32,6 +32,8 @@ import { koishiPlatform } from './platform'
 import { Routing, type WakeOptions } from './routing'
 import { RuntimeRegistry, type RuntimeWatcher } from './runtime-registry'
 import { HistoryStorage } from './storage'
+import { ownerBook, reportTrustTools } from './trust'
+import type { OwnerBook } from '../contract/authors'
 
 declare module 'koishi' {
   interface Context {
@@ -79,6 +81,9 @@ export class KotodamaService extends Service {
   readonly mcp: McpManager
   /** where histories live: files or Koishi's database (docs/storage.md) */
   private storage: HistoryStorage
+  /** the bot owner's people (SPEC §22), and the tools only they trigger */
+  private owners: OwnerBook
+  private ownerTools: ReadonlySet<string>
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -88,6 +93,8 @@ export class KotodamaService extends Service {
     this.platform = koishiPlatform(ctx, this.log)
     this.checked = checkConfig(config)
     logProblems(this.checked, this.log)
+    this.owners = ownerBook(ctx, this.checked.trust, this.log)
+    this.ownerTools = new Set(this.checked.trust.tools)
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     this.models = createModels(ctx, this.checked.models, this.reasoning, this.log)
     // The first program otherwise pays ~100 ms to compile the sandbox.
@@ -173,7 +180,7 @@ export class KotodamaService extends Service {
         random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
-        historyTable: this.storage.tableOf(profile, bot),
+        historyTable: this.storage.tableOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
       }
     })
   }
@@ -236,6 +243,8 @@ export class KotodamaService extends Service {
     this.mcp.start()
     // a database plugin started with the app may provide its service after this one starts
     this.ctx.setTimeout(() => this.storage.unavailable(this.config.storage), DATABASE_GRACE_MS)
+    // other plugins register their tools as they load: what `trust.tools` names is checked once they had the time
+    this.ctx.setTimeout(() => reportTrustTools(this.checked.trust, this.extensions, this.checked.mcpServers.keys(), this.log), DATABASE_GRACE_MS)
   }
 
   protected async stop(): Promise<void> {

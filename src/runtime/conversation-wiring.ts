@@ -30,6 +30,7 @@ import { createToolHost, type HostSide } from './tool-host'
 import type { OutboundElements } from '../tools/outbound'
 import type { CodemodeLimits } from '../config/types'
 import type { TurnChat } from '../contract/tool'
+import type { OwnerBook } from '../contract/authors'
 
 /** What a runtime shares with each of its conversations. */
 export interface ConversationSide {
@@ -67,6 +68,9 @@ export interface ConversationSide {
   /** a conversation changed (new entries, a turn ended, a reset) */
   changed(key: string): void
   logged(part: RuntimePart, what: string, e: unknown): void
+  /** who the bot owner's people are, and the tools only they trigger (SPEC §22) */
+  owners?: OwnerBook
+  ownerTools?: ReadonlySet<string>
 }
 
 export function makeConversation(side: ConversationSide, key: string): Conversation {
@@ -92,7 +96,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     toolsFor: toolHost => {
       const catalog = {
         view, extensions: side.extensions, limits: side.limits, vision: side.vision, calls: side.calls, sandbox: side.sandbox,
-        registered: side.registered, partTools,
+        registered: side.registered, partTools, ...side.ownerTools ? { ownerOnly: side.ownerTools } : {},
       }
       const tools = toolCatalog(catalog, toolHost)
       return () => {
@@ -107,6 +111,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     waits: side.waits.portFor(key),
     muted: channel => side.muted(channel),
     changed: () => side.changed(key),
+    ...side.owners ? { owners: side.owners } : {},
   })
 }
 

@@ -15,6 +15,7 @@ import { safeName } from '../util/safe-name'
 import type { Extensions } from './extensions'
 import type { LoadedConversations } from './loaded-conversations'
 import type { Platform } from './types'
+import type { OwnerBook } from '../contract/authors'
 import { platformOf, selfIdOf } from '../claims/bot-id'
 
 export interface RuntimeOptions {
@@ -45,6 +46,9 @@ export interface RuntimeOptions {
   loaded?: LoadedConversations
   /** storage: database — the table of the histories; without one, JSONL files in the home (docs/storage.md) */
   historyTable?: HistoryTable
+  /** the bot owner's people (`trust.owners`, Koishi authority) and the tools only they trigger (`trust.tools`): SPEC §22 */
+  owners?: OwnerBook
+  ownerTools?: ReadonlySet<string>
 }
 
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {

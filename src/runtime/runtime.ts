@@ -146,6 +146,7 @@ export class Runtime {
         o.loaded?.recheck()
       },
       logged: onceAWarning(o.logger, o.profile.id),
+      ...o.owners ? { owners: o.owners } : {}, ...o.ownerTools ? { ownerTools: o.ownerTools } : {},
     }
   }
 

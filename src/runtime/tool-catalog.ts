@@ -14,6 +14,7 @@ import type { Tool } from '../contract/tool'
 import { planSearch, TOOL_SEARCH, withHidden, type SearchPlan } from '../tool-search'
 import { waitTool } from '../tools/wait'
 import type { Extensions } from './extensions'
+import { guardOwnerTools } from '../trust/owner-only'
 
 export interface CatalogDeps {
   view: RuntimeView
@@ -27,6 +28,8 @@ export interface CatalogDeps {
   registered(): SearchPlan
   /** the tools the runtime's parts add (memory's write, recall's search), made when the catalog is */
   partTools?(): [string, Tool][]
+  /** `trust.tools`: only the bot owner's people may trigger them, directly or from a program (SPEC §22) */
+  ownerOnly?: ReadonlySet<string>
 }
 
 export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string, Tool> {
@@ -39,6 +42,7 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
     const plan = deps.registered()
     for (const [name, tool] of plan.tools) all.set(name, tool)
     if (plan.searchTool) all.set(TOOL_SEARCH, plan.searchTool)
+    if (deps.ownerOnly) guardOwnerTools(all, deps.ownerOnly)
     const tools = withHidden(buildCatalog(all, view.profile.codemode, deps.limits, deps.sandbox, plan.hidden).direct, plan.hidden)
     cached = { version: ext.version, tools }
     return tools

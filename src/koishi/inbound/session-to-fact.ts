@@ -7,6 +7,7 @@ import type { VoiceOrigin } from '../../inbound/kit'
 import { mentionsBot } from '../../inbound/mentions'
 import { renderElements, type RenderKit } from '../../inbound/render'
 import { botId } from '../../claims/bot-id'
+import type { GroupRole } from '../../contract/authors'
 
 
 /**
@@ -58,6 +59,19 @@ export function liveOf(a: Arrival): LiveArrival {
   }
 }
 
+const GROUP_ROLES: readonly string[] = ['owner', 'admin', 'member']
+
+/**
+ * The author's role in the group (SPEC §22). OneBot's adapter puts `sender.role` as the member's
+ * only role (`decodeGuildMember`); other adapters give role ids of their own (QQ's official one
+ * none for groups), which name no group role here. A private chat has none.
+ */
+function roleOf(a: Arrival): GroupRole | undefined {
+  if (a.isDirect) return undefined
+  const id = a.event.member?.roles?.[0]?.id
+  return id && GROUP_ROLES.includes(id) ? id as GroupRole : undefined
+}
+
 const authorOf = (a: Arrival) => a.event.member?.nick || a.event.user?.nick || a.event.user?.name || a.userId
 
 /**
@@ -76,6 +90,7 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
   const mentions = mentionsBot(given, selfId, botName)
   const author = authorOf(a)
   const guildId = event.guild?.id
+  const role = roleOf(a)
   return {
     id: String(message.id ?? session.id),
     at: event.timestamp || Date.now(),
@@ -86,6 +101,7 @@ export async function sessionToFact(session: Session, kit: RenderKit, a: Arrival
     ...(rawChannel(channel) !== channelId ? { rawChannel: channelId } : {}),
     direct: isDirect,
     user: { id: userId, name: author },
+    ...(role ? { role } : {}),
     content: elements.join(''),
     ...(quote?.id ? { quote: quoteOf(quote) } : {}),
     mentionsBot: mentions,
