@@ -5,9 +5,9 @@
 //
 // The marker goes before the whole suffix, so a person's private section restored beside stays a
 // private section (`mia.restored.private.md`), shown to no chat until the owner merges it.
-import { existsSync, lstatSync } from 'node:fs'
+import { existsSync, lstatSync, realpathSync } from 'node:fs'
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, relative, sep } from 'node:path'
 import { ResourceError } from '../../resources/errors'
 import { resolveWritable } from '../../resources/file-root'
 import type { TrashEntry } from './entry'
@@ -34,9 +34,11 @@ export function besideRel(rel: string, n: number): string {
   return `${rel.slice(0, slash + 1)}${stem}${marker}${stem === name ? '' : suffix}`
 }
 
-/** Copies the entry's bytes from `blob` into `root` (local/'s real path); throws a ResourceError when it cannot. */
-export async function restoreInto(root: string, entry: TrashEntry, blob: string): Promise<Restored> {
+/** Copies the entry's bytes from `blob` into `local` (the runtime home's local/, made when missing); throws a ResourceError when it cannot. */
+export async function restoreInto(local: string, entry: TrashEntry, blob: string): Promise<Restored> {
   const url = `local://${entry.rel}`
+  await mkdir(local, { recursive: true })
+  const root = realpathSync.native(local)
   let rel = entry.rel
   let where = resolveWritable(root, rel.split('/'), url)
   for (let n = 1; where.exists || lstatSync(where.path, { throwIfNoEntry: false }); n++) {
@@ -56,5 +58,5 @@ export async function restoreInto(root: string, entry: TrashEntry, blob: string)
     if (folders.length) await rm(folders[0], { recursive: true, force: true })
     throw new ResourceError('write_failed', `${url}: cannot be restored (${e?.code ?? e?.message ?? e})`)
   }
-  return { rel, path: where.path, folders: folders.map(f => f.slice(root.length + 1).split('\\').join('/')) }
+  return { rel, path: where.path, folders: folders.map(f => relative(root, f).split(sep).join('/')) }
 }
