@@ -83,8 +83,8 @@ describe('the trash of local:// (SPEC §22)', function () {
     const list = await m.trash()
     expect(list.map(e => e.why)).to.deep.equal(['overwritten', 'overwritten'])
     const [newest, oldest] = list
-    expect(await readFile((m.keeper.trash.pathOf(oldest)), 'utf8')).to.equal('Bob likes jazz\n')
-    expect(await readFile((m.keeper.trash.pathOf(newest)), 'utf8')).to.equal('Bob is boring\n')
+    expect(await readFile(m.keeper.trash.pathOf(oldest), 'utf8')).to.equal('Bob likes jazz\n')
+    expect(await readFile(m.keeper.trash.pathOf(newest), 'utf8')).to.equal('Bob is boring\n')
     // the path is taken: the old version goes beside it, the current note untouched
     expect(await m.restore(oldest.id)).to.deep.equal({ url: 'local://memory/bob.restored.md' })
     expect(await m.restore(newest.id)).to.deep.equal({ url: 'local://memory/bob.restored-2.md' })

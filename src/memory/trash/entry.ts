@@ -38,10 +38,10 @@ export function parseRecord(id: string, text: string): TrashEntry | undefined {
   }
   if (!v || typeof v.rel !== 'string' || !v.rel || typeof v.at !== 'number' || typeof v.bytes !== 'number') return undefined
   if (v.why !== 'removed' && v.why !== 'overwritten') return undefined
-  const text_ = (x: unknown) => typeof x === 'string' && x ? x : undefined
+  const nonEmpty = (x: unknown) => typeof x === 'string' && x ? x : undefined
   const entry: TrashEntry = { id, rel: v.rel, at: v.at, bytes: v.bytes, why: v.why }
-  const conversation = text_(v.conversation)
-  const privateTo = text_(v.privateTo)
+  const conversation = nonEmpty(v.conversation)
+  const privateTo = nonEmpty(v.privateTo)
   if (conversation) entry.conversation = conversation
   if (privateTo) entry.privateTo = privateTo
   return entry

@@ -123,6 +123,8 @@ export class Trash {
     const days = (await readdir(this.dir).catch((): string[] => [])).filter(d => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()
     for (const day of days) {
       const names = await readdir(join(this.dir, day)).catch((): string[] => [])
+      // a keep cut short by a crash leaves a temporary file: nothing refers to it
+      await Promise.all(names.filter(x => x.endsWith('.tmp')).map(x => rm(join(this.dir, day, x), { force: true }).catch(() => {})))
       for (const name of names.filter(x => x.endsWith(RECORD_EXT))) {
         if (list.length >= MAX_ENTRIES) break
         const id = `${day}/${name.slice(0, -RECORD_EXT.length)}`
