@@ -1,5 +1,5 @@
 // The memory section of a profile (SPEC §13): a writable local://, its quotas (inclusive, counting
-// all of local/), the files pinned into every request; its form with texts, and its checks.
+// all of local/), the files pinned into every request, the trash (SPEC §22); its form with texts, and its checks.
 import Schema from 'schemastery'
 import { isBoolean, wholeNonNegative } from '../config/checks'
 import type { ConfigSection, FieldCheck } from '../config/section'
@@ -17,6 +17,10 @@ export interface MemoryConfig {
   pinned: string[]
   /** list local://memory/ in every request */
   index: boolean
+  /** days a removed or overwritten file stays in the trash (SPEC §22) */
+  keepDays: number
+  /** most bytes the trash keeps; past it the oldest entries go first */
+  trashBytes: number
 }
 
 export const DEFAULT_MEMORY: Readonly<MemoryConfig> = {
@@ -26,6 +30,8 @@ export const DEFAULT_MEMORY: Readonly<MemoryConfig> = {
   maxFiles: 1000,
   pinned: ['local://memory/core.md'],
   index: true,
+  keepDays: 30,
+  trashBytes: 268435456,
 }
 
 /** Why a pinned entry is not a local:// file URL that read and write accept, if it is not. */
@@ -62,6 +68,8 @@ function schema(): Schema<any, MemoryConfig> {
     maxFiles: Schema.number().default(d.maxFiles),
     pinned: Schema.array(Schema.string()).role('table').default([...d.pinned]),
     index: Schema.boolean().default(d.index),
+    keepDays: Schema.number().default(d.keepDays),
+    trashBytes: Schema.number().default(d.trashBytes),
   }).i18n({ 'zh-CN': zhCN, 'en-US': enUS }) as Schema<any, MemoryConfig>
 }
 
@@ -71,6 +79,6 @@ export const memorySection: ConfigSection<MemoryConfig> = {
   schema,
   checks: {
     enabled: isBoolean, maxFileBytes: wholeNonNegative, maxTotalBytes: wholeNonNegative, maxFiles: wholeNonNegative,
-    pinned: pinnedList, index: isBoolean,
+    pinned: pinnedList, index: isBoolean, keepDays: wholeNonNegative, trashBytes: wholeNonNegative,
   },
 }

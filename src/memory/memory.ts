@@ -25,6 +25,10 @@ import type { LocalPrivacy } from './local-privacy'
 import { partnerOf } from '../people/people-path'
 import { memorySection, type IndexEntry, type PinnedView } from './section'
 import { writeLocal } from './write-local'
+import { TrashKeeper } from './trash-keeper'
+import { restoreInto } from './trash/restore'
+import type { TrashEntry } from './trash/entry'
+import { systemClock, type Clock } from '../util/clock'
 import { LRUCache } from 'lru-cache'
 
 /** Bytes of a pinned file read for the section: more than its budget can show in any script. */
@@ -44,6 +48,8 @@ export interface MemoryOptions {
   guard?: LocalPrivacy
   /** files under local/ the index leaves out (people/, shown only in openings) */
   unlisted?: (rel: string) => boolean
+  /** the trash's prune and its entries' times */
+  clock?: Clock
 }
 
 interface Pinned extends PinnedView {
@@ -67,7 +73,12 @@ export class Memory {
   /** URLs of indexed files by path (formatting 1,000 of them again would cost ms at every change) */
   private urls = new Map<string, string>()
 
-  constructor(readonly options: MemoryOptions) {}
+  /** the trash of removed and overwritten files, the read-only folders (SPEC §22) */
+  readonly keeper: TrashKeeper
+
+  constructor(readonly options: MemoryOptions) {
+    this.keeper = new TrashKeeper(options.root, () => this.config, options.clock ?? systemClock, options.logger)
+  }
 
   get config(): MemoryConfig {
     return this.options.config
@@ -81,7 +92,11 @@ export class Memory {
         const local = this.ensure()
         const pinned = (rel: string) => this.pinned.some(p => p.rel === rel)
         const w = this.options.guard?.prepare(url, request, opts.scope, pinned) ?? { url, request }
-        const ctx = { files: local, limits: this.config, changed: (path: string, rel: string) => this.changed(path, rel), rules: w.rules }
+        const privateTo = (rel: string) => this.options.guard?.files.chatOf(rel)
+        const ctx = {
+          files: local, limits: this.config, changed: (path: string, rel: string) => this.changed(path, rel), rules: w.rules,
+          keep: this.keeper.keeper(opts.scope, privateTo), readOnly: this.keeper.check(local.root),
+        }
         const done = await writeLocal(ctx, w.url, w.request)
         // a file became private or shared, or moved: what each chat's section shows
         this.rendered.clear()
@@ -155,6 +170,36 @@ export class Memory {
       const local = this.ensure()
       return { bytes: local.bytes, files: local.count }
     })
+  }
+
+  /** The trash, newest first. */
+  trash(): Promise<TrashEntry[]> {
+    return this.queue.run(() => this.keeper.trash.list())
+  }
+
+  /**
+   * Puts a trash entry back (SPEC §22): at its path, or beside it when that is taken; private to
+   * the chat it was private to. Throws a ResourceError (or an Error for an unknown id).
+   */
+  restore(id: string): Promise<{ url: string }> {
+    return this.queue.run(async () => {
+      const local = this.ensure()
+      const trash = this.keeper.trash
+      const entry = await trash.find(id)
+      if (!entry) throw new Error(`no trash entry ${id}`)
+      const done = await restoreInto(local.root, entry, trash.pathOf(entry))
+      local.setFile(done.rel, statSync(done.path))
+      local.touchFolders(done.rel)
+      this.changed(done.path, done.rel)
+      if (entry.privateTo) await this.options.guard?.files.mark([...done.folders, done.rel], entry.privateTo)
+      await trash.drop(entry)
+      return { url: formatFileUrl({ scheme: 'local', segments: done.rel.split('/'), selectors: [], raw: '' }) }
+    })
+  }
+
+  /** Prunes the trash now and daily, each batch on the writes' queue, until stopped. */
+  startTrash(): void {
+    this.keeper.start(job => this.queue.run(job))
   }
 
   /** Resolves when every write queued so far has settled. */

@@ -35,7 +35,7 @@ export const memoryPart: PartPlugin<MemoryConfig, MemoryPart> = {
     const config = scope.config
     // people/ is left out of the index (people on or off, the system prompt is the same, SPEC §21)
     const unlisted = (rel: string) => rel.startsWith(`${PEOPLE_DIR}/`)
-    const memory = new Memory({ root, config, texts: scope.texts, logger: scope.logger, guard, unlisted })
+    const memory = new Memory({ root, config, texts: scope.texts, logger: scope.logger, guard, unlisted, clock: scope.clock })
     const on = () => memory.config.enabled
     return {
       name: 'memory',
@@ -52,7 +52,11 @@ export const memoryPart: PartPlugin<MemoryConfig, MemoryPart> = {
         return { protocol: PROTOCOL, section }
       },
       beforeTurn: () => memory.prepare(),
-      stop: () => memory.idle(),
+      start: async () => memory.startTrash(),
+      stop: () => {
+        memory.keeper.stop()
+        return memory.idle()
+      },
     }
   },
 }

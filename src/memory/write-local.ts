@@ -8,6 +8,8 @@
 //   there would be lost), creates the folders on its way and stays within local://.
 // - append and edit decode the file as read does; edit refuses a binary file (forbidden), append
 //   adds bytes after the old ones, whatever they are.
+// - remove, content and edit keep the old bytes in the trash first (ctx.keep, SPEC §22); a file
+//   they cannot keep is not changed.
 import { existsSync, readFileSync, renameSync, mkdirSync, rmSync, statSync, unlinkSync, type Stats } from 'node:fs'
 import { dirname } from 'node:path'
 import type { MemoryConfig } from './config'
@@ -32,6 +34,18 @@ export interface WriteContext {
   changed(path: string, rel: string, text?: string): void
   /** what the writing chat may touch, and what its writes become (local-privacy.ts) */
   rules?: WriteRules
+  /** Keeps a file's bytes before a write loses them (SPEC §22, trash/); resolves to what undoes it, should the write then fail. */
+  keep?(t: KeptFile, why: 'removed' | 'overwritten', data?: Buffer): Promise<() => Promise<void>>
+  /** Throws for a path under local/ that write may not change (the sticker library, SPEC §22). */
+  readOnly?(rel: string, url: string): void
+}
+
+/** A file whose bytes a write is about to lose. */
+export interface KeptFile {
+  path: string
+  rel: string
+  url: string
+  size: number
 }
 
 /** What a write does to a file: write (content, append), edit, remove, or move it (from) or onto it (to). */
@@ -66,9 +80,11 @@ export async function writeLocal(ctx: WriteContext, rawUrl: string, request: Wri
   if (changesText(request)) return writeText(ctx, t, request)
   if (!t.stat) throw new ResourceError('not_found', `${t.url} does not exist`)
   if ('remove' in request) {
+    const unkeep = await ctx.keep?.(kept(t), 'removed')
     try {
       unlinkSync(t.where.path)
     } catch (e) {
+      await unkeep?.()
       throw fsError(e, t.url, 'write')
     }
     forget(ctx, t)
@@ -91,6 +107,7 @@ function locate(ctx: WriteContext, rawUrl: string): Target {
   }
   const where = resolveWritable(ctx.files.root, u.segments, rawUrl)
   const rel = relPath(ctx, where.path, rawUrl)
+  ctx.readOnly?.(rel, url)
   let stat: Stats | undefined
   if (where.exists) {
     stat = statSync(where.path)
@@ -135,11 +152,15 @@ async function writeText(ctx: WriteContext, t: Target, request: TextChange): Pro
     data = Buffer.from(text)
   }
   quota(data.length)
+  // the old bytes are gone after this write (append keeps them; the same bytes again lose nothing)
+  const loses = old && !('append' in request) && !old.equals(data)
+  const unkeep = loses ? await ctx.keep?.(kept(t), 'overwritten', old) : undefined
   const created = firstMissingFolder(ctx, t.where.path)
   try {
     await atomicWrite(t.where.path, data)
   } catch (e) {
     undo(created)
+    await unkeep?.()
     throw fsError(e, t.url, 'write')
   }
   const st = statSync(t.where.path)
@@ -175,6 +196,10 @@ function readOld(t: Target): Buffer {
   } catch (e) {
     throw fsError(e, t.url)
   }
+}
+
+function kept(t: Target): KeptFile {
+  return { path: t.where.path, rel: t.rel, url: t.url, size: t.stat?.size ?? 0 }
 }
 
 function forget(ctx: WriteContext, t: Target): void {

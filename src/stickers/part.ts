@@ -6,6 +6,7 @@
 import PROTOCOL from './protocol.md'
 import { isAbsolute, join, resolve } from 'node:path'
 import { recallPart } from '../recall/part'
+import { memoryPart } from '../memory/part'
 import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart, Searchable } from '../part/runtime-part'
 import { stickersSection, type StickersConfig } from './config'
@@ -42,6 +43,8 @@ export const stickersPart: PartPlugin<StickersConfig, StickersPart> = {
   outbound: [STICKER_TAG],
   create(scope) {
     const config = scope.config
+    // the library's folder is read-only to write, the library on or off (SPEC §22)
+    scope.part(memoryPart)?.memory.keeper.readOnly(stickersDir(config, scope.view.home), 'the sticker library')
     if (!config.enabled) return undefined
     const { view, clock, calls, logger } = scope
     const library = new StickerLibrary({ dir: stickersDir(config, view.home), logger, clock })

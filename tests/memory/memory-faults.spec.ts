@@ -1,6 +1,7 @@
 // SPEC §13 under faults: a full disk refuses a write without changing anything (the old file
 // whole, no temporary file, the counts unchanged), and a write whose call was aborted while it
-// waited in the queue is not made. The disk is a real 256 KiB tmpfs (mounting needs root).
+// waited in the queue is not made; a removal the trash cannot keep is refused (SPEC §22). The disk
+// is a real 256 KiB tmpfs (mounting needs root).
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises'
@@ -54,6 +55,31 @@ describe('faults: memory writes', function () {
     await rm(filler)
     expect(await memory.write('local://memory/core.md', { append: 'and me\n' })).to.deep.equal({ ok: true, url: 'local://memory/core.md', bytes: 15, lines: 2 })
     expect(memory.section()).to.include('(pinned, 15 bytes)\nkeep me\nand me')
+  })
+
+  it('a full disk: a removal or overwrite whose old bytes the trash cannot keep is refused; the note whole (SPEC §22)', async function () {
+    dir = await mountTmpfs(this)
+    const local = join(dir, 'local')
+    await mkdir(join(local, 'memory'), { recursive: true })
+    const memory = new Memory({ root: local, config: DEFAULT_MEMORY, texts: new TextCache() })
+    const note = 'n'.repeat(32 << 10)
+    expect((await memory.write('local://memory/core.md', { content: note })).ok).to.equal(true)
+    const s = await statfs(dir)
+    const filler = join(dir, 'filler')
+    await writeFile(filler, Buffer.alloc(s.bavail * s.bsize))
+    for (const request of [{ remove: true as const }, { content: 'short' }]) {
+      const refused = await memory.write('local://memory/core.md', request)
+      expect(refused).to.deep.equal({
+        ok: false, error: { code: 'write_failed', message: 'local://memory/core.md: not changed: its old version could not be kept in the trash (ENOSPC)' },
+      })
+      expect(await readFile(join(local, 'memory', 'core.md'), 'utf8')).to.equal(note)
+    }
+    // nothing half-kept is left in the trash
+    expect(await memory.trash()).to.deep.equal([])
+    await rm(filler)
+    expect((await memory.write('local://memory/core.md', { remove: true })).ok).to.equal(true)
+    const [kept] = await memory.trash()
+    expect(await readFile(memory.keeper.trash.pathOf(kept), 'utf8')).to.equal(note)
   })
 
   it('a write whose call was aborted while queued is not made', async () => {

@@ -14,6 +14,7 @@ import { conversationList, mediaOf, placeOf, runtimeList, type Place } from './p
 import { registerStickers } from './stickers'
 import { registerAudio } from './audio'
 import { registerPeople } from './people'
+import { registerTrash } from './trash'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -39,6 +40,7 @@ export function registerConsole(ctx: Context) {
   registerStickers(ctx)
   registerAudio(ctx)
   registerPeople(ctx)
+  registerTrash(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
