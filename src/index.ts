@@ -4,14 +4,14 @@ import zhCN from '../locales/zh-CN.yml'
 import enUS from '../locales/en-US.yml'
 import { configSchema } from './runtime/config-of-parts'
 import type { Config as KotodamaConfig } from './config/types'
-import { KotodamaService } from './koishi/service'
+import { KotodamaService, OPTIONAL_SERVICES } from './koishi/service'
 import { registerCommands } from './koishi/commands'
 import { registerConsole } from './koishi/console'
 import { offerChatLunaModels } from './koishi/chatluna'
 
 export const name = 'kotodama'
 export const reusable = false
-export const inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false }, censor: { required: false } }
+export const inject = OPTIONAL_SERVICES
 
 export type Config = KotodamaConfig
 export const Config = configSchema.i18n({ 'zh-CN': (zhCN as any)._config, 'en-US': (enUS as any)._config })

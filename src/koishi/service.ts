@@ -47,8 +47,13 @@ export type { WakeOptions } from './routing'
 /** how long after start a missing database service is reported without a message asking for it */
 const DATABASE_GRACE_MS = 3000
 
+/** Services kotodama uses when they are there (the plugin and its service declare the same) */
+export const OPTIONAL_SERVICES = {
+  http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false }, censor: { required: false },
+}
+
 export class KotodamaService extends Service {
-  static inject = { http: { required: false }, database: { required: false }, vits: { required: false }, chatluna: { required: false }, censor: { required: false } }
+  static inject = OPTIONAL_SERVICES
   readonly extensions = new Extensions()
   readonly checked: CheckedConfig
   /** The random source of typing jitter; tests replace it to be deterministic. */
