@@ -36,7 +36,9 @@ export const DEFAULT_TRIM_TO = 0.5
 export const DEFAULT_HISTORY: Readonly<import('./types').HistoryConfig> = { pull: true, pullMax: 50, pullMaxAgeHours: 24 }
 
 /** SPEC §22: the one day's zone ('' : the host's) */
-export const DEFAULT_BUDGETS: Readonly<import('./types').BudgetsConfig> = { timezone: '' }
+export const DEFAULT_BUDGETS: Readonly<import('./types').BudgetsConfig> = {
+  day: 0, perProfileDay: 0, perChannelDay: 0, perUserDay: 0, onExceeded: 'fallback', fallback: '', reply: '', timezone: '',
+}
 
 export const DEFAULT_TYPING: Readonly<TypingConfig> = { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000, jitter: 0.25 }
 

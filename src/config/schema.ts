@@ -154,6 +154,13 @@ export const configSchemaOf = (sections: readonly ConfigSection<unknown>[]): Sch
     tools: Schema.array(Schema.string()).role('table').default([]),
   }),
   budgets: Schema.object({
+    day: Schema.number().min(0).default(DEFAULT_BUDGETS.day),
+    perProfileDay: Schema.number().min(0).default(DEFAULT_BUDGETS.perProfileDay),
+    perChannelDay: Schema.number().min(0).default(DEFAULT_BUDGETS.perChannelDay),
+    perUserDay: Schema.number().min(0).default(DEFAULT_BUDGETS.perUserDay),
+    onExceeded: Schema.union(['fallback', 'silent', 'reply']).default(DEFAULT_BUDGETS.onExceeded),
+    fallback: Schema.string().default(DEFAULT_BUDGETS.fallback),
+    reply: Schema.string().role('textarea').default(DEFAULT_BUDGETS.reply),
     timezone: Schema.string().default(DEFAULT_BUDGETS.timezone),
   }),
 }) as any

@@ -216,7 +216,22 @@ export interface Config {
   budgets?: BudgetsConfig
 }
 
+/** What happens past a budget (SPEC §22): the fallback model, nothing more, or the reply once a day. */
+export type BudgetExceeded = 'fallback' | 'silent' | 'reply'
+
 export interface BudgetsConfig {
+  /** all runtimes together, per local day, in the unit of models[].price; 0: no limit */
+  day: number
+  perProfileDay: number
+  /** each conversation */
+  perChannelDay: number
+  /** what the turns a person woke cost */
+  perUserDay: number
+  onExceeded: BudgetExceeded
+  /** model id used past a budget (onExceeded: fallback); '' : the turn stops as with silent */
+  fallback: string
+  /** sent once per conversation and day (onExceeded: reply) */
+  reply: string
   /**
    * IANA name of the zone kotodama's day is counted in ('' : the host's): usage book, initiative
    * perDay; every time the model reads (fact lines, `[now: …]`, SPEC §27) and the owners' commands show

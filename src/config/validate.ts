@@ -148,7 +148,7 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
     problems.push(...fellBack)
   })
   return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems),
-    budgets: checkedBudgets(config.budgets, problems), problems }
+    budgets: checkedBudgets(config.budgets, problems, new Set(models.keys())), problems }
 }
 
 /** `trust.owners` entries are 'platform:userId' (e.g. onebot:10001); another is reported and left out: it would name nobody. */

@@ -7,12 +7,13 @@ import { join } from 'node:path'
 import { checkConfig } from '../../src/runtime/config-of-parts'
 import { runtimeHome } from '../../src/runtime/runtime'
 import { dayOf, daysBefore, nextDay } from '../../src/util/day'
+import { DEFAULT_BUDGETS } from '../../src/config/defaults'
 import { fakeClock, type InstalledClock } from '../support/fake-clock'
 import { Harness, NO_TYPING, call } from '../support/harness'
 
 const MIN = 60_000
 const utc = (s: string) => Date.parse(s)
-const SHANGHAI = { timezone: 'Asia/Shanghai' }
+const SHANGHAI = { ...DEFAULT_BUDGETS, timezone: 'Asia/Shanghai' }
 
 describe('the day (util/day.ts)', () => {
   it('23:30 UTC is the next day in Asia/Shanghai; days before cross months; the next day starts at local midnight', () => {
@@ -23,7 +24,7 @@ describe('the day (util/day.ts)', () => {
   })
 
   it('an unknown budgets.timezone is reported with its path and the host\'s zone is used', () => {
-    const checked = checkConfig({ dataDir: 'd', storage: 'files', models: [], codemode: {} as any, profiles: [], mcp: { servers: [] }, budgets: { timezone: 'Mars/Olympus' } })
+    const checked = checkConfig({ dataDir: 'd', storage: 'files', models: [], codemode: {} as any, profiles: [], mcp: { servers: [] }, budgets: { ...DEFAULT_BUDGETS, timezone: 'Mars/Olympus' } })
     expect(checked.budgets.timezone).to.equal('')
     expect(checked.problems.map(p => p.path)).to.include('budgets.timezone')
     expect(checkConfig({ dataDir: 'd', storage: 'files', models: [], codemode: {} as any, profiles: [], mcp: { servers: [] }, budgets: SHANGHAI })
