@@ -9,7 +9,9 @@ import type { BudgetsConfig } from '../config/types'
 /** What the gate needs of the book. */
 export interface GateBook {
   readonly config: BudgetsConfig
-  spentOf(key: string): number
+  /** rolls over at midnight; once a request */
+  day(): string
+  spentNow(key: string): number
   add(key: string, amount: number): void
   replyOnce(channelKey: string): string | undefined
 }
@@ -35,11 +37,12 @@ export function bookGate(book: GateBook, profile: string, bot: string): BudgetGa
   }
   const over = (budget: BudgetName, key: string, limit: number) => {
     if (!limit) return undefined
-    const spent = book.spentOf(key)
+    const spent = book.spentNow(key)
     return spent >= limit ? hold(budget, key, spent, limit) : undefined
   }
   return {
     check(payer) {
+      book.day()
       const c = book.config
       const held = over('day', ALL_KEY, c.day) ?? over('perProfileDay', own, c.perProfileDay)
       if (held || !payer || payer.owner) return held

@@ -36,15 +36,23 @@ export interface BookOptions {
   flushMs?: number
 }
 
+/** One key's figures today: spent (the store's and ours), what is not stored yet, whether its crossing was logged. */
+interface KeyDay {
+  key: string
+  scope: BudgetScope
+  limit: number
+  spent: number
+  unsaved: number
+  crossed: boolean
+}
+
 export class BudgetBook {
   readonly config: BudgetsConfig
   private today: { day: string; start: number; end: number }
-  /** today's spending per key: the store's, and the increments not yet flushed */
-  private spent = new Map<string, number>()
-  /** increments not yet in the store, by day and key */
-  private pending = new Map<string, SpentRow>()
-  /** keys whose crossing was logged today */
-  private crossed = new Set<string>()
+  /** today's keys: one Map lookup a key on each request */
+  private keys = new Map<string, KeyDay>()
+  /** increments of past days not yet in the store (a flush failed, or midnight came first) */
+  private carried: SpentRow[] = []
   /** conversations (channel keys) that got budgets.reply today */
   private replied = new Set<string>()
   /** flushes and reads of the store, one at a time */
@@ -62,12 +70,6 @@ export class BudgetBook {
   get limits(): BudgetLimits {
     const c = this.config
     return { day: c.day, perProfileDay: c.perProfileDay, perChannelDay: c.perChannelDay, perUserDay: c.perUserDay }
-  }
-
-  /** Whether any budget is set: without one the runtimes get no gate. */
-  get active(): boolean {
-    const l = this.limits
-    return l.day > 0 || l.perProfileDay > 0 || l.perChannelDay > 0 || l.perUserDay > 0
   }
 
   /** Reads today's spending (a restart keeps it), prunes old days, and starts the flushes. */
@@ -98,9 +100,10 @@ export class BudgetBook {
     const now = this.o.clock.now()
     // a clock set back (a test's, an owner's) counts the day it shows
     if (now >= this.today.end || now < this.today.start) {
+      const old = this.today.day
+      for (const k of this.keys.values()) if (k.unsaved) this.carried.push({ day: old, scope: k.scope, key: k.key, spent: k.unsaved })
       this.today = dayAround(now, this.config.timezone)
-      this.spent.clear()
-      this.crossed.clear()
+      this.keys.clear()
       this.replied.clear()
       const before = daysBefore(this.today.day, KEEP_DAYS)
       void this.run(() => this.o.store.prune(before)).catch(() => {})
@@ -108,25 +111,32 @@ export class BudgetBook {
     return this.today.day
   }
 
-  spentOf(key: string): number {
-    this.day()
-    return this.spent.get(key) ?? 0
+  private keyDay(key: string): KeyDay {
+    let k = this.keys.get(key)
+    if (!k) {
+      const scope = scopeOf(key)
+      this.keys.set(key, k = { key, scope, limit: this.config[NAME_OF[scope]], spent: 0, unsaved: 0, crossed: false })
+    }
+    return k
   }
 
-  limitOf(scope: BudgetScope): number {
-    return this.config[NAME_OF[scope]]
+  spentOf(key: string): number {
+    this.day()
+    return this.spentNow(key)
+  }
+
+  /** What `key` spent, the day not checked: the gate checks it once a request. */
+  spentNow(key: string): number {
+    return this.keys.get(key)?.spent ?? 0
   }
 
   /** Adds `amount` to `key` today; logs the first time a key crosses its budget. */
   add(key: string, amount: number): void {
-    const day = this.day()
-    const before = this.spent.get(key) ?? 0
-    this.spent.set(key, before + amount)
-    const id = `${day}\n${key}`
-    const row = this.pending.get(id)
-    if (row) row.spent += amount
-    else this.pending.set(id, { day, scope: scopeOf(key), key, spent: amount })
-    this.logCrossing(key, before + amount)
+    this.day()
+    const k = this.keyDay(key)
+    k.spent += amount
+    k.unsaved += amount
+    this.logCrossing(k)
   }
 
   /** budgets.reply for the conversation `channelKey` once a day; undefined when sent already or empty. */
@@ -137,13 +147,11 @@ export class BudgetBook {
     return this.config.reply
   }
 
-  private logCrossing(key: string, spent: number): void {
-    const scope = scopeOf(key)
-    const limit = this.limitOf(scope)
-    if (!limit || spent < limit || this.crossed.has(key)) return
-    this.crossed.add(key)
+  private logCrossing(k: KeyDay): void {
+    if (!k.limit || k.crossed || k.spent < k.limit) return
+    k.crossed = true
     this.o.logger.info('budget %s crossed: %s spent %s of %s today (%s); past it: %s',
-      NAME_OF[scope], key, formatCost(spent), formatCost(limit), this.today.day, this.config.onExceeded)
+      NAME_OF[k.scope], k.key, formatCost(k.spent), formatCost(k.limit), this.today.day, this.config.onExceeded)
   }
 
   private run(fn: () => Promise<void>): Promise<void> {
@@ -155,31 +163,37 @@ export class BudgetBook {
   /** Writes the buffered increments, a day at a time; a failure keeps them for the next flush and is logged once. */
   flush(): Promise<void> {
     return this.run(async () => {
-      if (!this.pending.size) return
-      const batch = [...this.pending.values()]
-      this.pending.clear()
+      const today = this.day()
+      const batch = this.carried
+      this.carried = []
+      for (const k of this.keys.values()) {
+        if (!k.unsaved) continue
+        batch.push({ day: today, scope: k.scope, key: k.key, spent: k.unsaved })
+        k.unsaved = 0
+      }
+      if (!batch.length) return
       const days = new Map<string, SpentRow[]>()
       for (const r of batch) days.set(r.day, [...days.get(r.day) ?? [], r])
       for (const [day, rows] of days) {
         try {
           await this.o.store.add(rows)
         } catch (e: any) {
-          for (const r of rows) this.keep(r)
+          for (const left of days.values()) for (const r of left) this.keep(r)
           if (!this.failing) this.o.logger.warn('budgets: the spending of %s could not be stored, kept for the next try: %s', day, e?.message ?? e)
           this.failing = true
           return
         }
+        days.delete(day)
       }
       if (this.failing) this.o.logger.info('budgets: the spending is stored again')
       this.failing = false
     })
   }
 
+  /** An increment the store did not take: today's back on its key (already counted as spent), another day's carried. */
   private keep(r: SpentRow): void {
-    const id = `${r.day}\n${r.key}`
-    const row = this.pending.get(id)
-    if (row) row.spent += r.spent
-    else this.pending.set(id, { ...r })
+    if (r.day === this.day()) this.keyDay(r.key).unsaved += r.spent
+    else this.carried.push(r)
   }
 
   /** Reads today's rows again (another instance's spending), keeping the increments not yet stored. */
@@ -194,18 +208,20 @@ export class BudgetBook {
         return
       }
       if (this.day() !== day) return
-      const spent = new Map<string, number>()
-      for (const r of rows) spent.set(r.key, (spent.get(r.key) ?? 0) + r.spent)
-      for (const r of this.pending.values()) if (r.day === day) spent.set(r.key, (spent.get(r.key) ?? 0) + r.spent)
-      this.spent = spent
-      for (const [key, amount] of spent) this.logCrossing(key, amount)
+      const stored = new Map<string, number>()
+      for (const r of rows) stored.set(r.key, (stored.get(r.key) ?? 0) + r.spent)
+      for (const key of stored.keys()) this.keyDay(key)
+      for (const k of this.keys.values()) {
+        k.spent = (stored.get(k.key) ?? 0) + k.unsaved
+        this.logCrossing(k)
+      }
     })
   }
 
   /** Today's figures: what kotodama.status and the console show. */
   async report(): Promise<BudgetReport> {
     const day = this.day()
-    const rows: SpentRow[] = [...this.spent].map(([key, spent]) => ({ day, scope: scopeOf(key), key, spent }))
+    const rows: SpentRow[] = [...this.keys.values()].map(k => ({ day, scope: k.scope, key: k.key, spent: k.spent }))
     return reportOf(day, rows, this.limits)
   }
 

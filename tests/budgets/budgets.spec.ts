@@ -133,7 +133,7 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     h.fork.dispose()
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
-    await h.until(async () => (await readdir(dir).catch(() => [])).length === 1, 'the day file')
+    await h.until(async () => (await readdir(dir).catch((): string[] => [])).length === 1, 'the day file')
     const rows = JSON.parse(await readFile(join(dir, (await readdir(dir))[0]), 'utf8'))
     expect(rows.find((r: any) => r.key === 'channel:neko/mock:514/group:room1')).to.include({ scope: 'channel', spent: 1 })
 
