@@ -11,7 +11,8 @@ export function budgetLines(session: Session, report: BudgetReport): string[] {
     const text = !l.limit ? '.budget-free' : l.spent >= l.limit ? '.budget-held' : '.budget'
     lines.push(session.text(`commands.kotodama.status.messages${text}`, [l.name, spent, formatCost(l.limit)]))
     // `day` has one key (all): its line says it all
-    if (l.name !== 'day') for (const k of l.top) lines.push(session.text('commands.kotodama.status.messages.budget-top', [k.label ?? k.key, formatCost(k.spent)]))
+    if (l.name === 'day') continue
+    for (const k of l.top) lines.push(session.text('commands.kotodama.status.messages.budget-top', [k.label ?? k.key, formatCost(k.spent)]))
   }
   return lines
 }
