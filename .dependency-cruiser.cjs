@@ -14,7 +14,7 @@ const NAMED_LAYERS = [
   ['usage'],
   ['contract'],
   // the one permission check (SPEC §22): below the tools that ask it
-  ['trust'],
+  ['trust', 'budgets'],
   ['exit'],
   ['model', 'sandbox', 'typing'],
   ['history'],

@@ -25,6 +25,7 @@ import { voice } from './voice'
 import { providerCache } from './provider-cache'
 import { initiative } from './initiative'
 import { sendElements } from './send-elements'
+import { budgets } from './budgets'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -51,6 +52,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['21', 'provider prompt caches', providerCache],
   ['22', 'initiative', initiative],
   ['23', 'trust (SPEC §22)', sendElements],
+  ['24', 'budgets (SPEC §22)', budgets],
 ]
 
 async function main() {

@@ -8,6 +8,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider'
 import { stepTokens, type CallPort } from '../model/calls'
 import { FailedStep } from '../model/failover'
 import { splitReasoning } from '../model/reasoning'
+import type { Payer } from '../contract/budget'
 
 export const JUDGE_TIMEOUT_MS = 1500
 const YES = /^[\s"'`*([]*(yes|y|是|要|对|はい)\b/iu
@@ -35,6 +36,8 @@ export async function askJudge(o: {
   now(): number
   signal?: AbortSignal
   timeoutMs?: number
+  /** who pays for the question (SPEC §22): the conversation whose fact is judged */
+  payer?: Payer
 }): Promise<Verdict> {
   const started = o.now()
   if (!o.calls.handle(o.model)) return { speak: false, why: `the judge model "${o.model}" is not configured`, latencyMs: 0 }
@@ -46,7 +49,7 @@ export async function askJudge(o: {
   const user = `The chat, oldest first:\n${o.lines.join('\n')}\n\nIt noticed: ${o.reason}. Should it speak now? yes or no`
   try {
     const { result } = await o.calls.run({
-      kind: 'judge', model: o.model, signal: o.signal,
+      kind: 'judge', model: o.model, signal: o.signal, ...o.payer ? { payer: o.payer } : {},
       call: h => (h.model as LanguageModelV3).doGenerate({
         prompt: [{ role: 'system', content: system }, { role: 'user', content: [{ type: 'text', text: user }] }],
         maxOutputTokens: 16,

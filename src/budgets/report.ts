@@ -1,8 +1,9 @@
 // Today's spending against each budget (SPEC §22): what kotodama.status prints and the console's
 // budgets view shows, from the book's rows and the configured limits.
+import type { BudgetName } from '../contract/budget'
 import type { BudgetScope, SpentRow } from './store'
 
-export type BudgetName = 'day' | 'perProfileDay' | 'perChannelDay' | 'perUserDay'
+export type { BudgetName }
 
 export const SCOPE_OF: Record<BudgetName, BudgetScope> = {
   day: 'all', perProfileDay: 'profile', perChannelDay: 'channel', perUserDay: 'user',

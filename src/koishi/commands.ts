@@ -14,6 +14,7 @@ import { capabilitiesOf, type Capability } from './presence/capabilities'
 import { guardCommands, isOwner } from './command-owners'
 import { memoryPart } from '../memory/part'
 import { presencePart } from '../presence/part'
+import { budgetLines } from './budget-status'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
@@ -56,6 +57,7 @@ export function registerCommands(ctx: Context) {
         lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }
     }
+    if (runtimes.length) lines.push(...budgetLines(session, await ctx.kotodama.budgetReport()))
     for (const s of servers) {
       const state = s.state === 'retrying'
         ? session.text('.mcp-retrying', [Math.ceil((s.retryInMs ?? 0) / 1000), s.error ?? ''])

@@ -34,6 +34,9 @@ import { RuntimeRegistry, type RuntimeWatcher } from './runtime-registry'
 import { HistoryStorage } from './storage'
 import { ownerBook, reportTrustTools } from './trust'
 import type { OwnerBook } from '../contract/authors'
+import { BudgetBook } from '../budgets/book'
+import type { BudgetReport } from '../budgets/report'
+import { budgetStoreOf } from './budget-store-of'
 
 declare module 'koishi' {
   interface Context {
@@ -89,6 +92,11 @@ export class KotodamaService extends Service {
   /** the bot owner's people (SPEC §22), and the tools only they trigger */
   private owners: OwnerBook
   private ownerTools: ReadonlySet<string>
+  /** what the plugin's runtimes spent today, against budgets (SPEC §22) */
+  readonly budgets: BudgetBook
+  /** today's spending read from the store; the first runtime waits for it */
+  private budgetsLoad?: Promise<void>
+  private budgetsLoaded = false
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -100,6 +108,9 @@ export class KotodamaService extends Service {
     logProblems(this.checked, this.log)
     this.owners = ownerBook(ctx, this.checked.trust, this.log)
     this.ownerTools = new Set(this.checked.trust.tools)
+    this.budgets = new BudgetBook({
+      store: budgetStoreOf(ctx, config, this.dataDir(), this.log), clock: lateClock(() => this.clock), logger: this.log, config: this.checked.budgets,
+    })
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     this.models = createModels(ctx, this.checked.models, this.reasoning, this.log)
     // The first program otherwise pays ~100 ms to compile the sandbox.
@@ -173,7 +184,20 @@ export class KotodamaService extends Service {
     return resolve(this.ctx.root.baseDir ?? process.cwd(), this.config.dataDir)
   }
 
+  /** Today's budgets: each limit, what was spent, who spent most (kotodama.status, the console). */
+  budgetReport(): Promise<BudgetReport> {
+    return this.budgets.report()
+  }
+
+  private loadBudgets(): Promise<void> {
+    return this.budgetsLoad ??= this.budgets.start()
+      .catch(e => this.log.warn('budgets: today\'s spending could not be loaded: %s', e?.message ?? e))
+      .finally(() => { this.budgetsLoaded = true })
+  }
+
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime> {
+    // a restart keeps today's spending: it is read before the first request can be gated
+    if (!this.budgetsLoaded) return this.loadBudgets().then(() => this.runtime(profile, bot))
     const pause = this.storage.pause(profile, bot)
     if (pause) return pause.then(() => this.runtime(profile, bot))
     return this.runtimes.get(profile, bot, () => {
@@ -186,6 +210,7 @@ export class KotodamaService extends Service {
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
         historyTable: this.storage.tableOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
+        budget: this.budgets.gateFor(profile.id, bot),
       }
     })
   }
@@ -256,7 +281,8 @@ export class KotodamaService extends Service {
     // messages already received are stored before their runtimes stop
     await this.inbound.idle()
     await this.runtimes.stop()
-    await Promise.all([this.sandbox.shutdown(), this.mcp.stop(), this.reasoning.idle()])
+    // the runtimes' last requests are charged: what is buffered is written
+    await Promise.all([this.sandbox.shutdown(), this.mcp.stop(), this.reasoning.idle(), this.budgets.stop()])
     this.vision.clear()
     this.files.clear()
   }

@@ -10,7 +10,10 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { FailedStep, ModelHealth, withFailover, type Attempt, type FailoverPort } from './failover'
 import type { ModelHandle } from './provider'
-import { countedModel, type CountUsage } from './counted-model'
+import { countedModel, type CountUsage, type Swap } from './counted-model'
+import { BudgetExceeded, type BudgetGate, type Payer } from '../contract/budget'
+import { costOf } from '../usage/cost'
+import { currentPayer } from './payer-scope'
 
 /**
  * Whether a kind of call tries the first model's `fallback` when it is unavailable (docs/providers.md
@@ -41,13 +44,15 @@ export interface CallSpec<T> {
   signal?: AbortSignal
   /** whose call it is, for the log */
   key?: string
+  /** who pays (SPEC §22); absent: the running turn's payer (payer-scope.ts), else only all/profile */
+  payer?: Payer
 }
 
 /** What judge, vision and recall see of the calls. */
 export type CallPort = Pick<ModelCalls, 'run' | 'handle' | 'embed'>
 
-/** What a turn's steps use: the counted call with failover, and the models' health (context sizes). */
-export type StepCalls = Pick<ModelCalls, 'run' | 'health'>
+/** What a turn's steps use: the counted call with failover, the models' health (context sizes), the budget's reply. */
+export type StepCalls = Pick<ModelCalls, 'run' | 'health' | 'heldReply'>
 
 /** An id that names no `models` entry. */
 export class UnknownModel extends Error {
@@ -80,7 +85,11 @@ export class ModelCalls {
   /** the same, their language model counted too (viewHandle) */
   private viewed = new WeakMap<ModelHandle, ModelHandle>()
 
-  constructor(private o: { models: Map<string, ModelHandle>; usage: UsageSink; clock: Clock; logger: Logger; health?: ModelHealth }) {
+  constructor(private o: {
+    models: Map<string, ModelHandle>; usage: UsageSink; clock: Clock; logger: Logger; health?: ModelHealth
+    /** budgets (SPEC §22): checked before each request, charged after it */
+    gate?: BudgetGate
+  }) {
     this.health = o.health ?? new ModelHealth(o.clock, o.logger)
   }
 
@@ -93,8 +102,12 @@ export class ModelCalls {
     if (!raw) return undefined
     let h = this.viewed.get(raw)
     if (!h) {
-      const count: CountUsage = (ok, latencyMs, u) => this.o.usage.record(id, { model: id, latencyMs, ...(u ? stepTokens(u) : {}) }, ok)
-      this.viewed.set(raw, h = { ...this.handle(id)!, model: countedModel(raw.model, this.o.clock, count) })
+      const count: CountUsage = (ok, latencyMs, u, served = id) => {
+        const tokens = u ? stepTokens(u) : undefined
+        this.o.usage.record(served, { model: served, latencyMs, ...tokens }, ok)
+        if (ok && tokens) this.charge(currentPayer(), served, tokens)
+      }
+      this.viewed.set(raw, h = { ...this.handle(id)!, model: countedModel(raw.model, this.o.clock, count, () => this.viewSwap()) })
     }
     return h
   }
@@ -108,19 +121,62 @@ export class ModelCalls {
     return h
   }
 
-  private count(a: Attempt<unknown>, tokens: Tokens | undefined): void {
+  private count(a: Attempt<unknown>, tokens: Tokens | undefined, payer: Payer | undefined): void {
     const id = a.handle.config.id
     this.o.usage.record(id, { model: id, latencyMs: a.latencyMs, ...tokens }, !a.error)
+    if (!a.error && tokens) this.charge(payer, id, tokens)
   }
 
-  /** One call of `kind`: counted, failed over where its kind does; throws FailedStep (or UnknownModel). */
+  /** A request's cost at its model's price goes to the budgets; a model without a price costs them nothing. */
+  private charge(payer: Payer | undefined, id: string, tokens: Tokens): void {
+    const cost = this.o.gate && costOf(tokens, this.o.models.get(id)?.config.price)
+    if (cost) this.o.gate!.charge(payer, cost)
+  }
+
+  /**
+   * The model a request of `kind` uses past a budget: `first` while none is spent, the fallback
+   * (budgets.fallback); throws BudgetExceeded when the request is held. Embeddings never switch:
+   * another model's vectors live in another space.
+   */
+  private gated(kind: CallKind, first: ModelHandle, payer: Payer | undefined): ModelHandle {
+    const v = this.o.gate!.check(payer)
+    if (!v) return first
+    const fallback = v.fallback && kind !== 'embedding' ? this.handle(v.fallback) : undefined
+    if (!fallback) throw new BudgetExceeded(v)
+    return fallback
+  }
+
+  /** Other plugins' requests (viewHandle) past a budget: the fallback model's, or held. */
+  private viewSwap(): Swap | undefined {
+    if (!this.o.gate) return undefined
+    const v = this.o.gate.check(currentPayer())
+    if (!v) return undefined
+    const fallback = v.fallback ? this.o.models.get(v.fallback) : undefined
+    if (!fallback) throw new BudgetExceeded(v)
+    return { model: fallback.model, id: fallback.config.id }
+  }
+
+  /** budgets.reply for a conversation a budget holds, once a day; undefined without one. */
+  heldReply(conversation: string): string | undefined {
+    return this.o.gate?.replyOnce(conversation)
+  }
+
+  /** One call of `kind`: gated by the budgets, counted, failed over where its kind does; throws FailedStep (or UnknownModel, BudgetExceeded). */
   run<T>(spec: CallSpec<T>): Promise<Attempt<T>> {
-    const first = typeof spec.model === 'string' ? this.handle(spec.model) : spec.model
+    let first = typeof spec.model === 'string' ? this.handle(spec.model) : spec.model
     if (!first) return Promise.reject(new UnknownModel(spec.model as string))
+    const payer = this.o.gate && (spec.payer ?? currentPayer())
+    if (this.o.gate) {
+      try {
+        first = this.gated(spec.kind, first, payer)
+      } catch (e) {
+        return Promise.reject(e)
+      }
+    }
     const port: FailoverPort = {
       health: this.health,
       handle: id => this.handle(id),
-      record: a => this.count(a, a.error ? undefined : spec.tokens(a.result as T)),
+      record: a => this.count(a, a.error ? undefined : spec.tokens(a.result as T), payer),
     }
     return withFailover({
       port, first, clock: this.o.clock, logger: this.o.logger, key: spec.key ?? spec.kind,

@@ -9,6 +9,7 @@ import { isImageType } from '../resources/media-type'
 import type { MediaBytes, ReadResult } from '../resources/types'
 import { askImage, whyNoAnswer, type ImageAnswer } from './ask-image'
 import type { CallPort } from './calls'
+import { BudgetExceeded } from '../contract/budget'
 
 export class VisionCache {
   private answers = new LRUCache<string, ImageAnswer>({ max: 500 })
@@ -50,6 +51,7 @@ export async function askVision(r: VisionRequest): Promise<ReadResult> {
         calls: r.calls, model: handle, image: media.data, mediaType: media.mediaType, question, key: r.key ?? 'vision', signal,
       })
     } catch (e) {
+      if (e instanceof BudgetExceeded) throw new ResourceError('budget_exceeded', `BudgetExceeded: ${e.message}`)
       throw new ResourceError('vision_failed', whyNoAnswer(e))
     }
     r.cache.set(key, answer)

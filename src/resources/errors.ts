@@ -12,6 +12,8 @@ export type ResourceErrorCode =
   | 'vision_unavailable'
   | 'not_an_image'
   | 'vision_failed'
+  /** a budget of SPEC §22 holds the vision question */
+  | 'budget_exceeded'
   | 'invalid_attachment_lifetime'
   | 'no_match'
   | 'ambiguous_match'

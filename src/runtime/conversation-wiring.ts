@@ -105,7 +105,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
       }
     },
     loadImage: url => side.images.load(url),
-    ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines) } : {}),
+    ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines, key) } : {}),
     beforeTurn: () => openTurn(side.parts, key, side.logged),
     indexed: entries => tellAppended(side.parts, key, entries, side.logged),
     waits: side.waits.portFor(key),

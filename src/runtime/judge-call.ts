@@ -4,9 +4,12 @@ import { askJudge, type Verdict } from '../attention/judge'
 import type { CallPort } from '../model/calls'
 import type { Clock } from '../util/clock'
 
-export type JudgeCall = (reason: string, lines: string[]) => Promise<Verdict>
+/** `conversation`: whose fact is judged; it pays for the call (SPEC §22) */
+export type JudgeCall = (reason: string, lines: string[], conversation?: string) => Promise<Verdict>
 
 export function judgeCall(o: { id: string; calls: CallPort; persona: string; clock: Clock }): JudgeCall {
   const now = () => o.clock.monotonic()
-  return (reason, lines) => askJudge({ calls: o.calls, model: o.id, persona: o.persona, lines, reason, now })
+  return (reason, lines, conversation) => askJudge({
+    calls: o.calls, model: o.id, persona: o.persona, lines, reason, now, ...conversation ? { payer: { conversation } } : {},
+  })
 }

@@ -16,6 +16,7 @@ import type { Extensions } from './extensions'
 import type { LoadedConversations } from './loaded-conversations'
 import type { Platform } from './types'
 import type { OwnerBook } from '../contract/authors'
+import type { BudgetGate } from '../contract/budget'
 import { platformOf, selfIdOf } from '../claims/bot-id'
 
 export interface RuntimeOptions {
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
   /** the bot owner's people (`trust.owners`, Koishi authority) and the tools only they trigger (`trust.tools`): SPEC §22 */
   owners?: OwnerBook
   ownerTools?: ReadonlySet<string>
+  /** the plugin's budget book as this runtime pays into it (SPEC §22); absent: no budget */
+  budget?: BudgetGate
 }
 
 export function runtimeHome(dataDir: string, profileId: string, bot: string): string {

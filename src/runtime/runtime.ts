@@ -86,7 +86,7 @@ export class Runtime {
     this.waits = new WaitIndex(this.home, o.logger)
     const models = o.models
     this.usage = new UsageBook(join(this.home, 'usage'), o.clock, o.logger, id => models.get(id)?.config.price, o.timezone)
-    this.calls = new ModelCalls({ models, usage: this.usage, clock: o.clock, logger: o.logger, health: o.health })
+    this.calls = new ModelCalls({ models, usage: this.usage, clock: o.clock, logger: o.logger, health: o.health, ...o.budget ? { gate: o.budget } : {} })
     this.view = Object.freeze({
       profile: o.profile, bot: o.bot, home: this.home, logger: o.logger, limits: o.limits, timezone: o.timezone ?? '',
       resources: this.resources, artifacts: this.artifacts, assets: this.assets,

@@ -4,6 +4,7 @@ import type { TurnState } from '../contract/tool'
 import type { TurnPort } from './turn-port'
 import type { Entry } from '../history/entries'
 import type { StepUsage } from '../usage/book'
+import { sendOwn } from './own-send'
 
 const REMINDER = '[reminder: your last reply was plain text, and plain text reaches nobody. Speak with send_message, or call finish to stay silent.]'
 
@@ -28,17 +29,8 @@ export async function strayStep(port: TurnPort, state: TurnState, s: StrayStep):
     return true
   }
   if (policy === 'send') {
-    const tool = port.tools().get('send_message')
-    const target = port.lastTarget()
-    const cross = port.profile.mode === 'cross'
-    const input = { messages: [s.text.trim()], mode: 'text' as const, ...(cross && target ? { target: { channel: target.channel, bot: target.bot } } : {}) }
-    const id = `stray-${state.number}-${s.count}`
-    const output = await tool.execute(input, { callId: id, fromProgram: false, signal: port.toolSignal, turn: state })
-    // Stored as the send_message call it became, so the mind later sees what it said.
-    await port.append([{ type: 'step', at: port.clock.now(), turn: state.number, ...(s.usage ? { usage: s.usage } : {}), messages: [
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'send_message', output: { type: 'json', value: output as any } }] },
-    ] }])
+    // stored as the send_message call it became (own-send.ts)
+    await sendOwn(port, state, s.text.trim(), `stray-${state.number}-${s.count}`, s.usage)
     port.markShown(s.shownOnce)
     return true
   }

@@ -12,9 +12,18 @@ import { strayStep } from './stray-text'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, LiveStep } from '../history/entries'
 import { stepUsage } from '../usage/book'
+import { BudgetExceeded, turnPayer } from '../contract/budget'
+import { withPayer } from '../model/payer-scope'
+import { heldTurn } from './budget-reply'
+import type { TurnState } from '../contract/tool'
 
 export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
   const state = port.beginTurn(req)
+  // every request of the turn, a program's or a tool's included, pays for its conversation and authors
+  return withPayer(turnPayer(state), () => turnSteps(port, req, state))
+}
+
+async function turnSteps(port: TurnPort, req: TurnRequest, state: TurnState): Promise<void> {
   const { logger, profile } = port
   logger.debug('%s: turn %d starts (%s)', port.key, state.number, req.reason)
   let strays = 0
@@ -50,6 +59,11 @@ export async function runTurn(port: TurnPort, req: TurnRequest): Promise<void> {
         usage = stepUsage(answer.handle.config.id, answer.latencyMs, result.usage)
         models.health.sizes.observe(answer.handle.config, system.length + request.chars, toolChars, usage.promptTokens)
       } catch (e: any) {
+        if (e instanceof BudgetExceeded) {
+          // the step before this one completed and is stored: the turn ends quietly (SPEC §22)
+          why = `held by the ${e.hold.budget} budget`
+          return await heldTurn(port, state, e)
+        }
         why = 'model call failed'
         if (port.signal.aborted) return
         const failed = e instanceof FailedStep ? e.handle : handle

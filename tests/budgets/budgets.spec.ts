@@ -1,0 +1,149 @@
+// Budgets that hold (SPEC §22 "What it may cost"), through Koishi + plugin-mock, the real AI SDK
+// provider and the fake OpenAI server whose `usage` sets each request's cost: the price below makes
+// 1000 prompt tokens cost 1. The fake server counts the requests, so "the next step is not
+// requested" is a count, not a wait.
+import { expect } from 'chai'
+import { readFile, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as kotodama from '../../src'
+import { homesFree } from '../../src/runtime/home-lock'
+import { Harness, call } from '../support/harness'
+import { fakeClock } from '../support/fake-clock'
+import { FakeOpenAI } from '../support/fake-openai'
+
+const PRICE = { input: 1000, output: 1000 }
+/** a step that costs `cost` (1000 prompt tokens cost 1) */
+const costing = (cost: number) => ({ usage: { prompt_tokens: Math.round(cost * 1000), completion_tokens: 0 } })
+const say = (text: string, cost = 1, more = true) => ({ toolCalls: [call('send_message', { messages: [text], ...more ? { continue: true } : {} })], ...costing(cost) })
+const mention = (text: string) => `<at id="514"/> ${text}`
+
+describe('budgets: the gate before each request, the book behind it (SPEC §22)', function () {
+  const installClock = fakeClock()
+  let h: Harness
+  let cheap: FakeOpenAI | undefined
+  afterEach(async () => {
+    await h?.stop()
+    await cheap?.close()
+    cheap = undefined
+  })
+
+  const start = (budgets: any, more: any = {}) => Harness.start({ model: { price: PRICE }, budgets, trust: { owners: ['mock:carol'] }, ...more })
+  const texts = () => h.sent.map(s => s.content)
+
+  it('a turn that crosses perChannelDay: its step\'s answer is sent, the next step is never requested; another group is not held', async () => {
+    h = await start({ perChannelDay: 1.5, onExceeded: 'silent' })
+    // a third step would be asked for 'three'; past the budget it never is
+    h.server.script(say('one'), say('two'))
+    h.server.fallback(say('three'))
+    await h.client('alice', 'room1').receive(mention('talk a lot'))
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(texts()).to.deep.equal(['one', 'two'])
+    expect(h.server.requests).to.have.length(2)
+    expect(h.logs.map(l => l.text).join('\n')).to.match(/budget perChannelDay crossed: channel:neko\/mock:514\/group:room1 spent 2\.00 of 1\.50/)
+
+    // room1 stays held; room2 is another conversation with its own budget
+    h.server.fallback(undefined)
+    h.server.script(say('room2 answer', 0.1, false))
+    await h.client('alice', 'room1').receive(mention('still there?'))
+    await h.client('bob', 'room2').receive(mention('hello'))
+    await h.server.waitForRequests(3)
+    await h.settled()
+    expect(h.server.requests).to.have.length(3)
+    expect(JSON.stringify(h.server.requests[2].body.messages)).to.include('hello').and.not.include('still there?')
+    expect(texts()).to.deep.equal(['one', 'two', 'room2 answer'])
+  })
+
+  it('onExceeded fallback: past the day budget the same turn goes on with the fallback model, counted at its price', async () => {
+    cheap = await FakeOpenAI.start()
+    h = await start({ day: 1, onExceeded: 'fallback', fallback: 'cheap' }, {
+      extraModels: [{ id: 'cheap', baseURL: cheap.baseURL, apiKey: 'sk-test', model: 'cheap-model', maxRetries: 0, timeoutMs: 10000, price: PRICE }],
+    })
+    h.server.script(say('one'))
+    cheap.script(say('two'), say('three', 1, false))
+    await h.client('alice', 'room1').receive(mention('go on'))
+    await cheap.waitForRequests(2)
+    await h.settled()
+    expect(h.server.requests.map(r => r.body.model)).to.deep.equal(['fake-model'])
+    expect(cheap.requests.map(r => r.body.model)).to.deep.equal(['cheap-model', 'cheap-model'])
+    expect(texts()).to.deep.equal(['one', 'two', 'three'])
+    const report = await h.app.kotodama.budgetReport()
+    expect(report.lines.find(l => l.name === 'day')!.spent).to.equal(3)
+  })
+
+  it('onExceeded reply: the reply is sent once in that conversation that day, again the next day; at midnight the budget starts over', async () => {
+    const clock = installClock({ toFake: ['Date'], now: Date.UTC(2026, 2, 10, 10, 0) })
+    h = await start({ perChannelDay: 0.5, onExceeded: 'reply', reply: 'My budget for today is spent.', timezone: 'UTC' })
+    h.server.script(say('hi'), say('never'))
+    await h.client('alice', 'room1').receive(mention('hello'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    expect(texts()).to.deep.equal(['hi', 'My budget for today is spent.'])
+
+    await h.client('bob', 'room1').receive(mention('and me?'))
+    await h.settled()
+    expect(h.server.requests).to.have.length(1)
+    expect(texts()).to.deep.equal(['hi', 'My budget for today is spent.'])
+
+    clock.setSystemTime(Date.UTC(2026, 2, 11, 0, 0, 1))
+    h.server.reset()
+    h.server.script(say('good morning'))
+    await h.client('alice', 'room1').receive(mention('morning'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    expect(texts()).to.deep.equal(['hi', 'My budget for today is spent.', 'good morning', 'My budget for today is spent.'])
+    expect(h.server.requests).to.have.length(1)
+    // the reply is stored as what the mind said: the next turn's request shows it
+    const file = join(h.dataDir, 'neko', 'mock', '514', 'conversations')
+    const names = await readdir(file)
+    const history = await readFile(join(file, names.find(n => n.includes('room1'))!), 'utf8')
+    expect(history.split('My budget for today is spent.').length - 1).to.equal(2)
+  })
+
+  it('a turn an owner woke is not held by perChannelDay or perUserDay, but is by day', async () => {
+    h = await start({ perChannelDay: 0.5, perUserDay: 0.5, day: 3, onExceeded: 'silent' })
+    h.server.script(say('one'), say('two'), say('three'), say('four'))
+    await h.client('carol', 'room1').receive(mention('owner here, go on'))
+    await h.server.waitForRequests(3)
+    await h.settled()
+    expect(texts()).to.deep.equal(['one', 'two', 'three'])
+    expect(h.server.requests).to.have.length(3)
+  })
+
+  it('perUserDay: a two-author turn\'s cost is shared equally; kotodama.status prints each budget and who spent most', async () => {
+    h = await start({ perUserDay: 10, perChannelDay: 20 }, { profile: { timing: { debounceMs: 1000, debounceMaxMs: 3000 } } })
+    h.server.script(say('hello both', 3, false))
+    await h.client('alice', 'room1').receive(mention('hi'))
+    await h.client('bob', 'room1').receive(mention('hi too'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    const [status] = await h.client('carol').receive('kotodama.status')
+    expect(status, status).to.match(/\nbudgets today \(\d{4}-\d\d-\d\d\):\n  day: spent 3\.00 \(no limit\)\n/)
+    expect(status, status).to.include('  perChannelDay: spent 3.00 of 20.00\n    channel:neko/mock:514/group:room1: 3.00\n')
+    expect(status, status).to.include('  perUserDay: spent 1.50 of 10.00\n')
+    expect(status, status).to.include('    user:mock:alice: 1.50').and.include('    user:mock:bob: 1.50')
+  })
+
+  it('a restart keeps today\'s spending (the file store)', async () => {
+    h = await start({ perChannelDay: 1.5, onExceeded: 'silent' })
+    h.server.script(say('one', 1, false))
+    await h.client('alice', 'room1').receive(mention('first'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    h.fork.dispose()
+    await homesFree(h.dataDir)
+    const dir = join(h.dataDir, 'budgets')
+    await h.until(async () => (await readdir(dir).catch((): string[] => [])).length === 1, 'the day file')
+    const rows = JSON.parse(await readFile(join(dir, (await readdir(dir))[0]), 'utf8'))
+    expect(rows.find((r: any) => r.key === 'channel:neko/mock:514/group:room1')).to.include({ scope: 'channel', spent: 1 })
+
+    h.fork = h.app.plugin(kotodama, h.config)
+    await h.idle()
+    h.server.script(say('two'), say('three'))
+    await h.client('alice', 'room1').receive(mention('again'))
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(texts()).to.deep.equal(['one', 'two'])
+    expect(h.server.requests).to.have.length(2)
+  })
+})
