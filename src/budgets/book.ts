@@ -19,7 +19,8 @@ const FLUSH_MS = 5_000
 /** the store is read again every this many flushes (a minute) */
 const REFRESH_EVERY = 12
 
-const NAME_OF: Record<BudgetScope, BudgetName> = { all: 'day', profile: 'perProfileDay', channel: 'perChannelDay', user: 'perUserDay' }
+const NAME_OF: Record<Exclude<BudgetScope, 'reply'>, BudgetName> = { all: 'day', profile: 'perProfileDay', channel: 'perChannelDay', user: 'perUserDay' }
+const limitOf = (config: BudgetsConfig, scope: BudgetScope): number => scope === 'reply' ? 0 : config[NAME_OF[scope]]
 
 /** The scope a key belongs to, from its prefix (store.ts: the key formats). */
 export function scopeOf(key: string): BudgetScope {
@@ -53,8 +54,6 @@ export class BudgetBook {
   private keys = new Map<string, KeyDay>()
   /** increments of past days not yet in the store (a flush failed, or midnight came first) */
   private carried: SpentRow[] = []
-  /** conversations (channel keys) that got budgets.reply today */
-  private replied = new Set<string>()
   /** flushes and reads of the store, one at a time */
   private chain: Promise<void> = Promise.resolve()
   private timer?: Timer
@@ -104,7 +103,6 @@ export class BudgetBook {
       for (const k of this.keys.values()) if (k.unsaved) this.carried.push({ day: old, scope: k.scope, key: k.key, spent: k.unsaved })
       this.today = dayAround(now, this.config.timezone)
       this.keys.clear()
-      this.replied.clear()
       const before = daysBefore(this.today.day, KEEP_DAYS)
       void this.run(() => this.o.store.prune(before)).catch(() => {})
     }
@@ -115,7 +113,7 @@ export class BudgetBook {
     let k = this.keys.get(key)
     if (!k) {
       const scope = scopeOf(key)
-      this.keys.set(key, k = { key, scope, limit: this.config[NAME_OF[scope]], spent: 0, unsaved: 0, crossed: false })
+      this.keys.set(key, k = { key, scope, limit: limitOf(this.config, scope), spent: 0, unsaved: 0, crossed: false })
     }
     return k
   }
@@ -142,8 +140,10 @@ export class BudgetBook {
   /** budgets.reply for the conversation `channelKey` once a day; undefined when sent already or empty. */
   replyOnce(channelKey: string): string | undefined {
     this.day()
-    if (!this.config.reply || this.replied.has(channelKey)) return undefined
-    this.replied.add(channelKey)
+    const key = `reply:${channelKey}`
+    if (!this.config.reply || this.spentNow(key)) return undefined
+    // kept as a row of the day: stored like spending, so a restart or another instance sharing the store sees it
+    this.add(key, 1)
     return this.config.reply
   }
 
@@ -151,7 +151,7 @@ export class BudgetBook {
     if (!k.limit || k.crossed || k.spent < k.limit) return
     k.crossed = true
     this.o.logger.info('budget %s crossed: %s spent %s of %s today (%s); past it: %s',
-      NAME_OF[k.scope], k.key, formatCost(k.spent), formatCost(k.limit), this.today.day, this.config.onExceeded)
+      NAME_OF[k.scope as Exclude<BudgetScope, 'reply'>], k.key, formatCost(k.spent), formatCost(k.limit), this.today.day, this.config.onExceeded)
   }
 
   private run(fn: () => Promise<void>): Promise<void> {

@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger'
 import type { BudgetStore, SpentRow } from './store'
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/
-const SCOPES = new Set(['all', 'profile', 'channel', 'user'])
+const SCOPES = new Set(['all', 'profile', 'channel', 'user', 'reply'])
 
 export class FileBudgetStore implements BudgetStore {
   /** one write at a time: add reads, sums and writes a day's file */

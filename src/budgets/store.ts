@@ -3,12 +3,15 @@
 // share the budget). A store only adds: an amount is an increment, never a value that overwrites
 // another instance's.
 
-/** What one budget counts: all runtimes, one profile, one conversation, or one person. */
-export type BudgetScope = 'all' | 'profile' | 'channel' | 'user'
+/**
+ * What one budget counts: all runtimes, one profile, one conversation, or one person; `reply` marks a
+ * conversation that got budgets.reply that day (so a restart, or another instance, does not send it again).
+ */
+export type BudgetScope = 'all' | 'profile' | 'channel' | 'user' | 'reply'
 
 /**
  * One key's spending on one day. Keys: `all`; `profile:<profileId>`;
- * `channel:<runtimeKey>/<conversationId>`; `user:<platform>:<userId>`.
+ * `channel:<profile>/<bot>/<conversationId>`; `user:<platform>:<userId>`; `reply:<channel key>`.
  */
 export interface SpentRow {
   /** YYYY-MM-DD in budgets.timezone (util/day.ts) */

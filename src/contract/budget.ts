@@ -1,6 +1,7 @@
 // The budget gate as the model calls see it (SPEC §22 "What it may cost"): who pays for a request,
 // whether it may go, and what it cost. The book behind it (src/budgets/) is plugin-wide; each runtime
 // gets a gate bound to its profile, so a payer names only the conversation and the people.
+import type { OwnerBook, TurnAuthor } from './authors'
 import type { TurnState } from './tool'
 
 /** The budgets of SPEC §22, lowest scope last. */
@@ -48,7 +49,12 @@ const round = (n: number) => Number(n.toPrecision(3))
 
 /** Who pays for what a turn asks: its conversation and the authors who woke it (none for a wait or idle wake). */
 export function turnPayer(turn: TurnState): Payer {
-  const users = (turn.authors ?? []).map(a => `${a.platform}:${a.id}`)
-  const owners = turn.owners?.owners
-  return { ...turn.conversation ? { conversation: turn.conversation } : {}, users, owner: !!owners && users.some(u => owners.has(u)) }
+  return payerOf(turn.conversation, turn.authors ?? [], turn.owners)
+}
+
+/** The payer of a conversation's call woken by `authors` (a turn's, or the judge's before the turn). */
+export function payerOf(conversation: string | undefined, authors: readonly TurnAuthor[], book?: OwnerBook): Payer {
+  const users = authors.map(a => `${a.platform}:${a.id}`)
+  const owners = book?.owners
+  return { ...conversation ? { conversation } : {}, users, owner: !!owners && users.some(u => owners.has(u)) }
 }

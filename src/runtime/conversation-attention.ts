@@ -3,6 +3,7 @@
 // none), and a declined wake is logged and kept in its history.
 import { Attention } from '../attention/attention'
 import type { TurnStart } from '../attention/gate'
+import type { TurnAuthor } from '../contract/authors'
 import type { Entry } from '../history/entries'
 import type { ConversationDeps } from './conversation-deps'
 
@@ -13,6 +14,8 @@ const JUDGE_LINES = 12
 export interface AttentionSide {
   start(turn: TurnStart): void
   recentLines(count: number): string[]
+  /** who wrote the facts that would wake the turn (they pay for the judge, SPEC §22) */
+  authors(): TurnAuthor[]
   append(entries: Entry[]): void
 }
 
@@ -21,7 +24,7 @@ export function conversationAttention(deps: ConversationDeps, c: AttentionSide):
   return new Attention({
     profile: deps.profile, clock: deps.clock,
     start: req => c.start(req),
-    judge: deps.judge && (reason => deps.judge!({ reason, lines: c.recentLines(JUDGE_LINES) })),
+    judge: deps.judge && (reason => deps.judge!({ reason, lines: c.recentLines(JUDGE_LINES), authors: c.authors() })),
     muted: deps.muted && (channel => deps.muted!(channel ?? key)),
     declined: (reason, why) => {
       deps.logger.debug('conversation %s: a wake (%s) was declined: %s', key, reason, why)

@@ -1,7 +1,7 @@
 // What a conversation is given by its runtime (conversation-wiring.ts makes it).
 import type { ProfileConfig } from '../config/types'
 import type { Tool, TurnChat } from '../contract/tool'
-import type { OwnerBook } from '../contract/authors'
+import type { OwnerBook, TurnAuthor } from '../contract/authors'
 import type { MediaStores } from '../exit/store-media'
 import type { HistoryBackend } from '../history/backend'
 import type { Entry } from '../history/entries'
@@ -54,7 +54,7 @@ export interface ConversationDeps {
   /** the channel's mind may not speak now (a platform ban, the owner's pause: SPEC §19) */
   muted?(channel: string): boolean
   /** asks wake.judge whether to speak (SPEC §15); absent when none is configured */
-  judge?(o: { reason: string; lines: string[] }): Promise<Verdict>
+  judge?(o: { reason: string; lines: string[]; authors: readonly TurnAuthor[] }): Promise<Verdict>
   /** who the bot owner's people are: each turn carries it for the permission check (SPEC §22) */
   owners?: OwnerBook
 }

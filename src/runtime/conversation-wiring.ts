@@ -31,6 +31,7 @@ import type { OutboundElements } from '../tools/outbound'
 import type { CodemodeLimits } from '../config/types'
 import type { TurnChat } from '../contract/tool'
 import type { OwnerBook } from '../contract/authors'
+import { payerOf } from '../contract/budget'
 
 /** What a runtime shares with each of its conversations. */
 export interface ConversationSide {
@@ -105,7 +106,7 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
       }
     },
     loadImage: url => side.images.load(url),
-    ...(side.judge ? { judge: ({ reason, lines }: { reason: string; lines: string[] }) => side.judge!(reason, lines, key) } : {}),
+    ...(side.judge ? { judge: ({ reason, lines, authors }) => side.judge!(reason, lines, payerOf(key, authors, side.owners)) } : {}),
     beforeTurn: () => openTurn(side.parts, key, side.logged),
     indexed: entries => tellAppended(side.parts, key, entries, side.logged),
     waits: side.waits.portFor(key),

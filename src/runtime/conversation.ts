@@ -57,7 +57,8 @@ export class Conversation implements TurnPort {
 
   constructor(readonly deps: ConversationDeps) {
     this.attention = conversationAttention(deps, {
-      start: req => this.turns.start(req), recentLines: n => this.tail.recentLines(n, deps.timezone), append: e => void this.append(e),
+      start: req => this.turns.start(req), recentLines: n => this.tail.recentLines(n, deps.timezone),
+      authors: () => turnAuthors(this.tail.entries, this.tail.entries.length), append: e => void this.append(e),
     })
     this.turns = new TurnRunner({
       key: deps.key, logger: deps.logger, stopped: () => this.stopped, ended: () => this.deps.changed?.(),

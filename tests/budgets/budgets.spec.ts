@@ -110,6 +110,31 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     expect(h.server.requests).to.have.length(3)
   })
 
+  it('the judge pays with the authors it judges: in a held group an owner\'s keyword is still judged and answered, a member\'s is not', async () => {
+    const judge = await FakeOpenAI.start()
+    cheap = judge
+    h = await start({ perChannelDay: 0.5, onExceeded: 'silent' }, {
+      profile: { wake: { keywords: ['pizza'], judge: 'small' } },
+      extraModels: [{ id: 'small', baseURL: judge.baseURL, apiKey: 'sk-test-judge', model: 'tiny', maxRetries: 0, timeoutMs: 5000, price: PRICE }],
+    })
+    h.server.script(say('spent', 1, false))
+    await h.client('alice', 'room1').receive(mention('hello'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    // room1 is past perChannelDay now: a member's keyword is held before the judge is asked
+    await h.client('alice', 'room1').receive('who wants pizza')
+    await h.settled()
+    expect(judge.requests).to.have.length(0)
+    // the owner's is judged (and the judge says yes), then answered
+    judge.script({ content: 'yes' })
+    h.server.script(say('pizza for the owner', 0.1, false))
+    await h.client('carol', 'room1').receive('pizza tonight?')
+    await judge.waitForRequests(1)
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(texts()).to.deep.equal(['spent', 'pizza for the owner'])
+  })
+
   it('perUserDay: a two-author turn\'s cost is shared equally; kotodama.status prints each budget and who spent most', async () => {
     h = await start({ perUserDay: 10, perChannelDay: 20 }, { profile: { timing: { debounceMs: 1000, debounceMaxMs: 3000 } } })
     h.server.script(say('hello both', 3, false))
@@ -145,5 +170,26 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     await h.settled()
     expect(texts()).to.deep.equal(['one', 'two'])
     expect(h.server.requests).to.have.length(2)
+  })
+
+  it('onExceeded reply: a restart the same day does not send the reply again (it is a row of the day file)', async () => {
+    h = await start({ perChannelDay: 0.5, onExceeded: 'reply', reply: 'Spent for today.' })
+    h.server.script(say('hi'))
+    await h.client('alice', 'room1').receive(mention('hello'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    expect(texts()).to.deep.equal(['hi', 'Spent for today.'])
+    h.fork.dispose()
+    await homesFree(h.dataDir)
+    const dir = join(h.dataDir, 'budgets')
+    await h.until(async () => (await readdir(dir).catch((): string[] => [])).length === 1, 'the day file')
+    await h.until(async () => (await readFile(join(dir, (await readdir(dir))[0]), 'utf8')).includes('"reply"'), 'the reply row')
+
+    h.fork = h.app.plugin(kotodama, h.config)
+    await h.idle()
+    await h.client('bob', 'room1').receive(mention('still spent?'))
+    await h.settled()
+    expect(h.server.requests).to.have.length(1)
+    expect(texts()).to.deep.equal(['hi', 'Spent for today.'])
   })
 })
