@@ -35,7 +35,8 @@ export async function allowed(turn: TurnState, need: Need): Promise<boolean> {
 
 /** The refusal naming the role the act needs; it says it is final, where models otherwise retry another way. */
 export function notAllowed(need: Exclude<Need, 'anyone'>, act = 'this'): NotAllowed {
-  const message = `only ${WHO[need]} may ask for ${act}, and this turn was not woken by such a person's messages alone; it is decided: tell them if they asked, do not try another way`
+  const message = `only ${WHO[need]} may ask for ${act}, and this turn was not woken by such a person's messages alone; `
+    + 'it is decided: tell them if they asked, do not try another way'
   return { ok: false, error: { name: 'NotAllowed', message } }
 }
 
