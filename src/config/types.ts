@@ -128,6 +128,10 @@ export interface AttachmentConfig {
   maxImageBytes: number
   maxTotalImageBytes: number
   maxImageDimension: number
+  /** inbound media kept per runtime home, in all (SPEC §22); past it the oldest not shown lately are evicted; absent: the default */
+  maxAssetBytes?: number
+  /** an asset shown (read, attached, sent) within this many days is never evicted */
+  keepDays?: number
 }
 
 export interface ProfileConfig {

@@ -16,6 +16,10 @@ export type ResourceErrorCode =
   | 'no_match'
   | 'ambiguous_match'
   | 'write_failed'
+  /** an asset evicted to keep the media store under attachment.maxAssetBytes (SPEC §22) */
+  | 'evicted'
+  /** an asset not kept: the media store was full of assets shown lately */
+  | 'not_kept'
 
 /** An error the model sees as `code: message` (SPEC §4.2). */
 export class ResourceError extends Error {
