@@ -7,6 +7,7 @@ export const DEFAULT_CODEMODE: CodemodeLimits = {
   maxToolInputBytes: 1048576,
   maxToolOutputBytes: 33554432,
   maxResultBytes: 33554432,
+  maxPaidCalls: 10,
 }
 
 export const DEFAULT_TIMING: Readonly<TimingConfig> = {

@@ -63,6 +63,8 @@ export interface CodemodeLimits {
   maxToolOutputBytes: number
   /** UTF-8 bytes of the program's return value as JSON (ResultTooLarge). */
   maxResultBytes: number
+  /** paid host calls per program (vision questions, embeddings, speech; SPEC §22); past it they return PaidCallLimit */
+  maxPaidCalls?: number
 }
 
 export interface ClaimConfig {
