@@ -25,7 +25,9 @@ export interface SearchResult {
 /** What the tool needs: a search from the conversation whose turn calls it (`scope`: its chat, which notes it finds: SPEC §22). */
 export interface SearchPort {
   /** `paid`: ToolCallContext.paid, asked before the query is embedded (SPEC §22) */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope, paid?: (what: string) => void): Promise<SearchResult>
+  search(
+    conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope, paid?: (what: string) => void,
+  ): Promise<SearchResult>
 }
 
 const RESULT_TYPE = `{ hits: { url: string, id: string | null, at: string, who: string | null, text: string }[] }`
