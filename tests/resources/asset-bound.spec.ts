@@ -86,7 +86,7 @@ describe('assets: bounded per runtime home (SPEC §22)', function () {
     expect(await rt.assets.quota!.used()).to.deep.equal({ bytes: 3 * SIZE, limit: LIMIT })
     for (const gone of [a, c]) {
       const r = await read(gone)
-      expect(r.kind === 'error' && r.error.code, JSON.stringify(r)).to.equal('evicted')
+      expect(r.kind === 'error' && r.error.code, gone).to.equal('evicted')
       expect(r.kind === 'error' && r.error.message).to.match(/was evicted on \d{4}-\d\d-\d\d: the bot's media store was full/)
     }
     for (const kept of [b, d, e]) expect((await read(kept)).kind, kept).to.equal('file')
