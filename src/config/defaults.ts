@@ -7,6 +7,7 @@ export const DEFAULT_CODEMODE: CodemodeLimits = {
   maxToolInputBytes: 1048576,
   maxToolOutputBytes: 33554432,
   maxResultBytes: 33554432,
+  maxPaidCalls: 10,
 }
 
 export const DEFAULT_TIMING: Readonly<TimingConfig> = {
@@ -45,6 +46,7 @@ export const DEFAULT_TYPING: Readonly<TypingConfig> = { baseDelay: 500, charPerS
 export const DEFAULT_ATTACHMENT: Readonly<AttachmentConfig> = {
   imageInput: false, visionModel: '', inboundLifetime: 'recent', recentTurns: 2,
   maxImageCount: 4, maxImageBytes: 5242880, maxTotalImageBytes: 10485760, maxImageDimension: 8000,
+  maxAssetBytes: 1073741824, keepDays: 30,
 }
 
 export const DEFAULT_CONTEXT: Readonly<Required<ProfileConfig['context']>> = { maxMessages: 200, maxChars: 60000, trimTo: DEFAULT_TRIM_TO }

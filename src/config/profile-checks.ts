@@ -27,7 +27,7 @@ const CORE: CoreSection[] = [
     key: 'attachment', default: DEFAULT_ATTACHMENT,
     checks: {
       visionModel: knownModelOrNone, recentTurns: positiveInt, maxImageCount: nonNegative, maxImageBytes: nonNegative,
-      maxTotalImageBytes: nonNegative, maxImageDimension: nonNegative,
+      maxTotalImageBytes: nonNegative, maxImageDimension: nonNegative, maxAssetBytes: optional(wholeNonNegative), keepDays: optional(nonNegative),
     },
   },
   { key: 'context', default: DEFAULT_CONTEXT, checks: { maxMessages: positiveInt, maxChars: positiveInt, trimTo: optional(share) } },

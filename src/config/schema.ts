@@ -96,6 +96,8 @@ const profileOf = (sections: readonly ConfigSection<unknown>[]) => Schema.object
     maxImageBytes: Schema.number().default(DEFAULT_ATTACHMENT.maxImageBytes),
     maxTotalImageBytes: Schema.number().default(DEFAULT_ATTACHMENT.maxTotalImageBytes),
     maxImageDimension: Schema.number().default(DEFAULT_ATTACHMENT.maxImageDimension),
+    maxAssetBytes: Schema.number().default(DEFAULT_ATTACHMENT.maxAssetBytes!),
+    keepDays: Schema.number().default(DEFAULT_ATTACHMENT.keepDays!),
   }),
   codemode: Schema.object({
     enabled: Schema.boolean().default(false),

@@ -63,6 +63,8 @@ export interface CodemodeLimits {
   maxToolOutputBytes: number
   /** UTF-8 bytes of the program's return value as JSON (ResultTooLarge). */
   maxResultBytes: number
+  /** paid host calls per program (vision questions, embeddings, speech; SPEC §22); past it they return PaidCallLimit */
+  maxPaidCalls?: number
 }
 
 export interface ClaimConfig {
@@ -128,6 +130,10 @@ export interface AttachmentConfig {
   maxImageBytes: number
   maxTotalImageBytes: number
   maxImageDimension: number
+  /** inbound media kept per runtime home, in all (SPEC §22); past it the oldest not shown lately are evicted; absent: the default */
+  maxAssetBytes?: number
+  /** an asset shown (read, attached, sent) within this many days is never evicted */
+  keepDays?: number
 }
 
 export interface ProfileConfig {

@@ -55,7 +55,7 @@ const MODEL_CHECKS: Record<string, FieldCheck> = {
 
 const CODEMODE_CHECKS: Record<string, FieldCheck> = {
   timeoutMs: positive, memoryLimitBytes: positive, maxToolCalls: positiveInt,
-  maxToolInputBytes: positive, maxToolOutputBytes: positive, maxResultBytes: positive,
+  maxToolInputBytes: positive, maxToolOutputBytes: positive, maxResultBytes: positive, maxPaidCalls: optional(wholeNonNegative),
 }
 
 const MCP_CHECKS: Record<string, FieldCheck> = { timeoutMs: positive }

@@ -11,12 +11,14 @@ import type { ConversationSummary, RuntimeSummary, Transcript } from './types'
 
 export async function runtimeSummary(r: RuntimeLook, online: boolean): Promise<RuntimeSummary> {
   const convs = await r.loaded()
+  const assets = await r.assets?.quota?.used().catch((): undefined => undefined)
   const lastAt = convs.map(c => c.entries[c.entries.length - 1]?.at).filter((at): at is number => typeof at === 'number')
   return {
     profile: r.profile.id, bot: r.bot, online, running: true, conversations: convs.length,
     ...usageToday(r.usage),
     ...(lastAt.length ? { lastActivity: Math.max(...lastAt) } : {}),
     memory: await memoryFiles(join(r.home, 'local', 'memory')),
+    ...(assets ? { assets } : {}),
   }
 }
 

@@ -20,6 +20,8 @@ export interface RuntimeSummary {
   lastActivity?: number
   /** files under `<home>/local/memory/` (SPEC §13), when there are any */
   memory: { name: string; size: number }[]
+  /** inbound media kept in its home and attachment.maxAssetBytes (0: no bound), SPEC §22 */
+  assets?: { bytes: number; limit: number }
   /** the profile did not start: why, as the log says it (field path and problem); bot is '' when it has no home either */
   notStarted?: string[]
   /** what its platform allows and what is on (SPEC §19), with why a feature is off */

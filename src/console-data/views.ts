@@ -25,4 +25,6 @@ export interface RuntimeLook {
   loaded(): Promise<ConversationLook[]>
   /** what it is made of: each part tells what it knows of a conversation (a mute, SPEC §19; the next idle wake, §21) */
   readonly parts?: readonly RuntimePart[]
+  /** its inbound media store: bytes kept and the bound (SPEC §22) */
+  readonly assets?: { readonly quota?: { used(): Promise<{ bytes: number; limit: number }> } }
 }

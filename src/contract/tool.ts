@@ -28,6 +28,12 @@ export interface ToolCallContext {
   turn: TurnState
   /** How many messages of this call are delivered so far (send_message; the console's live view). */
   progress?(delivered: number): void
+  /**
+   * Counts one paid request (`what`: a vision question, an embedding, speech, a picture, a web
+   * search) before the tool makes it; throws `PaidCallLimit` (paid-calls.ts) past codemode.maxPaidCalls.
+   * Set by codemode for its program's calls; absent: not counted (SPEC §22).
+   */
+  paid?(what: string): void
 }
 
 /** What the unified exit offers a tool that presents its own result (SPEC §7). */

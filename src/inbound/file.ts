@@ -16,7 +16,7 @@ async function file(el: h, kit: RenderKit): Promise<h> {
   const name = raw ? label(baseName(raw.slice(0, 1000)), 120) : undefined
   const bytes = numberOf(a.fileSize ?? a.file_size ?? a.size)
   const details = [name, bytes !== undefined ? humanSize(bytes) : undefined].filter(Boolean).join(', ')
-  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: name })
+  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: name, size: bytes })
   return h.text(mediaText(details ? `file: ${details}` : 'file', stored))
 }
 

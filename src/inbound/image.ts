@@ -5,7 +5,7 @@
 // (SPEC §19): `[sticker: asset://… name: description]`.
 import h from '@satorijs/element'
 import type { RenderKit } from './kit'
-import { label, mediaText, numberOf, sourceOf, store } from './media'
+import { label, mediaText, numberOf, sizeOf, sourceOf, store } from './media'
 import { summaryOf } from './sticker'
 import { libraryLabel, SMALL_IMAGE_BYTES, stickerNote } from './sticker-match'
 
@@ -15,7 +15,7 @@ export function renderImage(el: h, kit: RenderKit): Promise<h> | undefined {
 
 async function image(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
-  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })
+  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file, size: sizeOf(a) })
   if (!('url' in stored)) return h.text(mediaText('image', stored))
   if (kit.stickers) {
     const size = numberOf(a.fileSize ?? a.file_size)

@@ -4,8 +4,16 @@ import type h from '@satorijs/element'
 import type { AssetStore } from '../resources/schemes/asset-store'
 import { safeCut } from '../util/surrogate'
 
-/** The medium as an asset: its URL, none (no source the store could fetch), or a registration that failed. */
-export type Stored = { url: string } | { none: true } | { failed: true }
+/**
+ * The medium as an asset: its URL, none (no source the store could fetch), a registration that
+ * failed, or not kept: its size (as the platform gives it) would not fit the bot's media store (SPEC §22).
+ */
+export type Stored = { url: string } | { none: true } | { failed: true } | { full: true }
+
+/** The size the platform gives (NapCat's `file_size`, the adapter's `fileSize`), if any. */
+export function sizeOf(a: Record<string, unknown>): number | undefined {
+  return numberOf(a.fileSize ?? a.file_size ?? a.size)
+}
 
 /** The element's source: `src`, else `url` (an element the adapter does not know, such as `mface`, keeps its link there). */
 export function sourceOf(el: h): unknown {
@@ -20,8 +28,12 @@ const SCHEME = /^[a-z][a-z0-9+.-]+:/i
  * has no url, and the adapter (lib/index.js adaptMessage) then puts the file's name in `src`. OneBot's
  * `base64://` becomes a data: URL; other schemes are the resource layer's to fetch or refuse.
  */
-export async function store(assets: AssetStore, src: unknown, hints: { mediaType?: unknown; filename?: unknown } = {}): Promise<Stored> {
+export async function store(
+  assets: AssetStore, src: unknown, hints: { mediaType?: unknown; filename?: unknown; size?: number } = {},
+): Promise<Stored> {
   if (typeof src !== 'string' || !SCHEME.test(src.trim())) return { none: true }
+  // not fetched at all: a file the store cannot keep would only be thrown away
+  if (hints.size !== undefined && assets.quota && !await assets.quota.couldKeep(hints.size)) return { full: true }
   let source = src.trim()
   const mediaType = typeof hints.mediaType === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(hints.mediaType) ? hints.mediaType : undefined
   if (/^base64:\/\//i.test(source)) source = `data:${mediaType ?? 'application/octet-stream'};base64,${source.slice(9)}`
@@ -39,6 +51,7 @@ export function mediaText(head: string, stored: Stored, note?: string): string {
   const tail = note ? ` ${note}` : ''
   if ('url' in stored) return `[${head}: ${stored.url}${tail}]`
   if ('failed' in stored) return `[${head}; could not be stored${tail}]`
+  if ('full' in stored) return `[${head}; not kept: the bot's media store is full${tail}]`
   return note ? `[${head}: ${note}]` : `[${head}]`
 }
 

@@ -2,7 +2,7 @@
 // videoElement converter: `file`, `url`, `file_size`) arrives from the adapter as `<video src>`.
 import h from '@satorijs/element'
 import type { RenderKit } from './kit'
-import { mediaText, sourceOf, store } from './media'
+import { mediaText, sizeOf, sourceOf, store } from './media'
 
 export function renderVideo(el: h, kit: RenderKit): Promise<h> | undefined {
   return el.type === 'video' ? video(el, kit) : undefined
@@ -10,5 +10,5 @@ export function renderVideo(el: h, kit: RenderKit): Promise<h> | undefined {
 
 async function video(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
-  return h.text(mediaText('video', await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })))
+  return h.text(mediaText('video', await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file, size: sizeOf(a) })))
 }

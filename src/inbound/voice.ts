@@ -6,7 +6,7 @@
 import h from '@satorijs/element'
 import { voiceHead } from '../history/voice-line'
 import type { RenderKit } from './kit'
-import { mediaText, numberOf, sourceOf, store } from './media'
+import { mediaText, numberOf, sizeOf, sourceOf, store } from './media'
 
 export function renderVoice(el: h, kit: RenderKit): Promise<h> | undefined {
   return el.type === 'audio' ? voice(el, kit) : undefined
@@ -14,7 +14,7 @@ export function renderVoice(el: h, kit: RenderKit): Promise<h> | undefined {
 
 async function voice(el: h, kit: RenderKit): Promise<h> {
   const a = el.attrs ?? {}
-  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file })
+  const stored = await store(kit.assets, sourceOf(el), { mediaType: a.mime ?? a.type, filename: a.filename ?? a.file, size: sizeOf(a) })
   const seconds = numberOf(a.duration)
   if ('url' in stored) kit.voice?.(stored.url, seconds)
   return h.text(mediaText(voiceHead(seconds), stored))

@@ -34,6 +34,8 @@ export interface VisionRequest {
   image(url: string, signal?: AbortSignal): Promise<MediaBytes>
   cache: VisionCache
   signal?: AbortSignal
+  /** counts the question as a paid request before it is asked (a cached answer costs nothing); throws past the program's limit */
+  paid?: () => void
 }
 
 export async function askVision(r: VisionRequest): Promise<ReadResult> {
@@ -46,6 +48,7 @@ export async function askVision(r: VisionRequest): Promise<ReadResult> {
   const key = r.cache.key(handle.config.id, media.data, question)
   let answer = r.cache.get(key)
   if (answer === undefined) {
+    r.paid?.()
     try {
       answer = await askImage({
         calls: r.calls, model: handle, image: media.data, mediaType: media.mediaType, question, key: r.key ?? 'vision', signal,

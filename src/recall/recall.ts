@@ -109,8 +109,10 @@ export class Recall implements RecallParts {
   }
 
   /** search({query, limit}) from a turn of `conversation` (the search tool's port). */
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope): Promise<{ hits: SearchHit[] }> {
-    return searchRecall(this, conversation, query, limit, signal, scope)
+  search(
+    conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope, paid?: (what: string) => void,
+  ): Promise<{ hits: SearchHit[] }> {
+    return searchRecall(this, conversation, query, limit, signal, scope, paid)
   }
 
   /** The notes a reader finds (`scope` absent: the runtime itself, every note). */

@@ -18,6 +18,7 @@ import type { ReadScope } from '../resources/types'
 import { within } from '../util/within'
 import { displayName, flattenLines } from '../util/transcript-text'
 import { isDirectKey } from '../claims/channel-key'
+import { PaidCallLimit } from '../contract/paid-calls'
 
 export type { SearchHit }
 
@@ -47,6 +48,7 @@ export async function searchRecall(
   limit: number,
   signal?: AbortSignal,
   scope?: ReadScope,
+  paid?: (what: string) => void,
 ): Promise<{ hits: SearchHit[] }> {
   const terms = queryTerms(query)
   // times as lines show them, in the chat's zone (budgets.timezone): hits' times, the days a query names
@@ -60,7 +62,8 @@ export async function searchRecall(
   const chat = scope?.chat
   const own = chat?.direct ? chat.channel : undefined
   const hidden = (doc: RecallDoc) => recall.mode === 'cross' && !!scope && isDirectKey(doc.ch) && doc.ch !== own
-  const qv = recall.embedder && keys.length && query.trim() ? await recall.embedder.query(query, signal) : undefined
+  // past a program's paid calls (SPEC §22) the query is ranked by its words alone, which cost nothing
+  const qv = recall.embedder && keys.length && query.trim() && mayPay(paid) ? await recall.embedder.query(query, signal) : undefined
   for (const key of keys) {
     const idx = await recall.index(key)
     await settled(idx)
@@ -134,4 +137,15 @@ function fuse(lists: Candidate[][]): Candidate[] {
     })
   }
   return [...all.values()].sort((a, b) => b.score - a.score || b.at - a.at)
+}
+
+/** Whether a paid query embedding may be made: always outside a program, within codemode.maxPaidCalls inside one. */
+function mayPay(paid: ((what: string) => void) | undefined): boolean {
+  try {
+    paid?.('an embedding of the query')
+    return true
+  } catch (e) {
+    if (e instanceof PaidCallLimit) return false
+    throw e
+  }
 }

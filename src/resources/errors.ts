@@ -18,6 +18,12 @@ export type ResourceErrorCode =
   | 'no_match'
   | 'ambiguous_match'
   | 'write_failed'
+  /** an asset evicted to keep the media store under attachment.maxAssetBytes (SPEC §22) */
+  | 'evicted'
+  /** an asset not kept: the media store was full of assets shown lately */
+  | 'not_kept'
+  /** a paid request past codemode.maxPaidCalls in one program (SPEC §22); the error also carries name PaidCallLimit */
+  | 'paid_call_limit'
 
 /** An error the model sees as `code: message` (SPEC §4.2). */
 export class ResourceError extends Error {

@@ -9,7 +9,7 @@ export type ReadResult =
   | { kind: 'file'; url: string; mediaType: string; data: string; byteLength: number; filename?: string; width?: number; height?: number }
   | { kind: 'meta'; url: string; meta: ResourceMeta }
   | { kind: 'answer'; url: string; question: string; text: string; model: string }
-  | { kind: 'error'; url: string; error: { code: ResourceErrorCode; message: string } }
+  | { kind: 'error'; url: string; error: { code: ResourceErrorCode; message: string; name?: string } }
 
 export interface ResourceMeta {
   scheme: string

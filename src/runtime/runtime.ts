@@ -12,6 +12,7 @@ import { ResourceCenter } from '../resources/center'
 import { builtinSchemes } from '../resources/schemes'
 import { ArtifactStore } from '../resources/schemes/artifact-store'
 import { AssetStore } from '../resources/schemes/asset-store'
+import { DEFAULT_ATTACHMENT } from '../config/defaults'
 import type { RuntimeView } from '../tools/types'
 import { UsageBook } from '../usage/book'
 import { Redactor } from '../util/redact'
@@ -82,6 +83,8 @@ export class Runtime {
     const allowPrivate = o.profile.http.allowPrivate
     this.assets = new AssetStore(join(this.home, 'assets'), fetch && ((url, f) => fetch.call(o.platform, url, { ...f, allowPrivate })))
     this.assets.logger = o.logger
+    const media = o.profile.attachment
+    this.assets.bound({ maxBytes: media?.maxAssetBytes ?? DEFAULT_ATTACHMENT.maxAssetBytes!, keepDays: media?.keepDays ?? DEFAULT_ATTACHMENT.keepDays! })
     this.artifacts = new ArtifactStore(join(this.home, 'artifacts'))
     this.waits = new WaitIndex(this.home, o.logger)
     const models = o.models

@@ -6,6 +6,8 @@ import { toolDeclarations } from '../sandbox/declarations'
 import { prose } from '../util/prose'
 import { presentProgram, type CodemodeOutcome, type UnfinishedCall } from './codemode-output'
 import type { Tool, ToolCallContext } from '../contract/tool'
+import { paidCounter } from '../contract/paid-calls'
+import { DEFAULT_CODEMODE } from '../config/defaults'
 import DESCRIPTION from './codemode.txt'
 
 /** Runs programs; the service's sandbox (one per plugin instance). */
@@ -19,9 +21,11 @@ function describe(tools: Map<string, Tool>, limits: CodemodeLimits, hidden?: Rea
   })))
   return prose(DESCRIPTION, {}, {
     seconds: Math.round(limits.timeoutMs / 1000), mebibytes: Math.round(limits.memoryLimitBytes / 1048576),
-    calls: limits.maxToolCalls, declarations,
+    calls: limits.maxToolCalls, paid: paidLimit(limits), declarations,
   })
 }
+
+const paidLimit = (limits: CodemodeLimits) => limits.maxPaidCalls ?? DEFAULT_CODEMODE.maxPaidCalls!
 
 const inputSchema = z.object({ code: z.string().min(1).describe('the program: the body of an async function') })
 
@@ -43,11 +47,13 @@ export function codemodeTool(
       const tools: Record<string, HostTool> = {}
       const inflight = new Set<Promise<UnfinishedCall>>()
       const unfinished: UnfinishedCall[] = []
+      // one count for the whole program, whichever tools make the paid requests
+      const paid = paidCounter(paidLimit(limits))
       for (const [name, tool] of sandboxTools) {
         tools[name] = async (input, { signal }) => {
           const parsed = await tool.inputSchema.safeParseAsync(input ?? {})
           if (!parsed.success) throw new Error(`invalid input: ${parsed.error.issues.map(i => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`)
-          const sub: ToolCallContext = { callId: `${ctx.callId}/${++n}`, fromProgram: true, signal, turn: ctx.turn }
+          const sub: ToolCallContext = { callId: `${ctx.callId}/${++n}`, fromProgram: true, signal, turn: ctx.turn, paid }
           const call = tool.execute(parsed.data, sub)
           const settled = call.then(result => ({ tool: name, result }), e => ({ tool: name, error: e?.message ?? String(e) }))
           inflight.add(settled)

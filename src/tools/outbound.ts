@@ -42,6 +42,8 @@ export type OutboundResult = OutboundReady | OutboundLeftOut
 export interface OutboundSend {
   bot: string
   signal?: AbortSignal
+  /** ToolCallContext.paid: asked before a paid request (speech) is made; throws past a program's limit (SPEC §22) */
+  paid?(what: string): void
 }
 
 /** How a part that is on serves its tag. */

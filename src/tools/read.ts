@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import type { RuntimeView } from './types'
 import type { Tool } from '../contract/tool'
+import { PaidCallLimit, paidCallError } from '../contract/paid-calls'
 import { turnScope } from '../contract/turn-scope'
 import { splitQuestion } from '../resources/file-url'
 import { ResourceError } from '../resources/errors'
@@ -34,12 +35,14 @@ export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallP
         if (question !== undefined) {
           return await askVision({
             url, question, model: p.attachment.visionModel || undefined, calls, cache: vision, signal: ctx.signal, key: ctx.turn.conversation,
+            paid: ctx.paid && (() => ctx.paid!('this vision question')),
             image: (u, signal) => runtime.resources.bytes(u, signal, turnScope(ctx.turn)),
           })
         }
         const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal }
         return await runtime.resources.read(url, { ...how, conversation: ctx.turn.conversation, scope: turnScope(ctx.turn) })
       } catch (e) {
+        if (e instanceof PaidCallLimit) return { kind: 'error', url, error: { code: 'paid_call_limit', ...paidCallError(e) } }
         return errorResult(url, e)
       }
     },

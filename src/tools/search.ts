@@ -24,7 +24,10 @@ export interface SearchResult {
 
 /** What the tool needs: a search from the conversation whose turn calls it (`scope`: its chat, which notes it finds: SPEC §22). */
 export interface SearchPort {
-  search(conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope): Promise<SearchResult>
+  /** `paid`: ToolCallContext.paid, asked before the query is embedded (SPEC §22) */
+  search(
+    conversation: string | undefined, query: string, limit: number, signal?: AbortSignal, scope?: ReadScope, paid?: (what: string) => void,
+  ): Promise<SearchResult>
 }
 
 const RESULT_TYPE = `{ hits: { url: string, id: string | null, at: string, who: string | null, text: string }[] }`
@@ -43,7 +46,7 @@ export function searchTool(port: SearchPort): Tool<SearchInput, SearchResult> {
   return {
     description: DESCRIPTION.trim(),
     inputSchema: inputSchema as unknown as z.ZodType<SearchInput>,
-    execute: (input, ctx) => port.search(ctx.turn.conversation, input.query, input.limit ?? DEFAULT_LIMIT, ctx.signal, turnScope(ctx.turn)),
+    execute: (input, ctx) => port.search(ctx.turn.conversation, input.query, input.limit ?? DEFAULT_LIMIT, ctx.signal, turnScope(ctx.turn), ctx.paid),
     program: { output: RESULT_TYPE },
   }
 }

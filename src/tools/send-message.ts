@@ -161,7 +161,7 @@ interface Prepared { content: string; text: string; at: number; outbound: Pick<O
 async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost, target: SendTarget, dropped: Dropped[]): Promise<Prepared[]> {
   const prepared: Prepared[] = []
   const budget = outboundBudget(host.elements, ctx.turn)
-  const send = { bot: target.bot, signal: ctx.signal }
+  const send = { bot: target.bot, signal: ctx.signal, paid: ctx.paid }
   for (let index = 0; index < input.messages.length; index++) {
     try {
       const raw = input.messages[index]

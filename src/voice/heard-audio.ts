@@ -27,19 +27,23 @@ export function voiceInfo(b: Buffer, sniffed: string | undefined): { format: Aud
 }
 
 /**
- * The upload of `b`; `maxSeconds` refuses a long recording before anything is decoded (its length
- * read from the bytes, else as the platform said: `hinted`).
+ * The upload of `b`; `maxSeconds` refuses a long recording before anything is uploaded, its length
+ * read from the audio itself (SPEC §22): a platform's or a header's claim is never believed, and
+ * audio whose length cannot be read is not uploaded at all (a speech server bills the real length).
  */
-export async function heardAudio(b: Buffer, sniffed: string | undefined, o: { maxSeconds: number; hinted?: number }): Promise<HeardAudio> {
-  const found = voiceInfo(b, sniffed)
-  const info = found.seconds === undefined && o.hinted !== undefined ? { ...found, seconds: o.hinted } : found
-  if (info.seconds !== undefined && info.seconds > o.maxSeconds) {
-    throw new VoiceError('too_long', `it is ${Math.round(info.seconds)} s long, over the ${o.maxSeconds} s limit`, info.seconds)
+export async function heardAudio(b: Buffer, sniffed: string | undefined, o: { maxSeconds: number }): Promise<HeardAudio> {
+  const info = voiceInfo(b, sniffed)
+  if (info.seconds === undefined) {
+    throw new VoiceError('unknown_length', `its length could not be read from the ${info.format} audio, so it was not sent to be transcribed`)
   }
+  const tooLong = (seconds: number) => new VoiceError('too_long', `it is ${Math.round(seconds)} s long, over the ${o.maxSeconds} s limit`, seconds)
+  if (info.seconds > o.maxSeconds) throw tooLong(info.seconds)
   if (info.format !== 'silk') {
     if (b.length > MAX_UPLOAD_BYTES) throw new VoiceError('too_large', `it is ${(b.length / 1048576).toFixed(1)} MB, over the 25 MB a speech server takes`)
-    return { format: info.format, audio: b, mediaType: info.mediaType, ...(info.seconds !== undefined ? { seconds: info.seconds } : {}) }
+    return { format: info.format, audio: b, mediaType: info.mediaType, seconds: info.seconds }
   }
   const pcm = await decodeSilk(b)
-  return { format: 'silk', audio: pcmToWav(pcm), mediaType: 'audio/wav', seconds: info.seconds ?? pcm.seconds }
+  // what is uploaded is the decoded WAV: its length is the one that counts
+  if (pcm.seconds > o.maxSeconds) throw tooLong(pcm.seconds)
+  return { format: 'silk', audio: pcmToWav(pcm), mediaType: 'audio/wav', seconds: info.seconds }
 }

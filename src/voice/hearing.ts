@@ -104,7 +104,7 @@ export class Hearing {
     try {
       return await this.queue.run(async signal => {
         const bytes = await this.bytes(url, signal)
-        const audio = await heardAudio(bytes.data, bytes.mediaType, { maxSeconds: this.d.config.maxSeconds, hinted })
+        const audio = await heardAudio(bytes.data, bytes.mediaType, { maxSeconds: this.d.config.maxSeconds })
         seconds = audio.seconds
         const heard = await transcribe(this.d.calls, this.d.config.stt, audio.audio, audio.mediaType, signal)
         seconds ??= heard.seconds

@@ -28,6 +28,11 @@ export function voiceServer(port: VoicePort): OutboundServer {
       if ([...said].length > port.maxChars) {
         return { dropped: { code: 'voice_too_long', message: `longer than ${port.maxChars} characters, so it was sent as text` }, kept }
       }
+      try {
+        send.paid?.('speech')
+      } catch (e: any) {
+        return { dropped: { code: 'paid_call_limit', message: `${e?.message ?? e}; the words were sent as text` }, kept }
+      }
       const spoken = await port.speak(said, send.bot, send.signal)
       if ('dropped' in spoken) return { dropped: { code: spoken.dropped.code, message: `${spoken.dropped.message}; the words were sent as text` }, kept }
       const audio = h('audio', { src: `data:${spoken.mediaType};base64,${spoken.data.toString('base64')}`, duration: Math.round(spoken.seconds * 10) / 10 })

@@ -44,11 +44,17 @@ export function wavInfo(b: Buffer): WavInfo | { why: string } {
   return { why: fmt ? 'a WAV file without audio data' : 'a WAV file without its format chunk' }
 }
 
-/** Seconds of audio in a WAV header; undefined when the header is unreadable. */
+/**
+ * Seconds of audio a decoder reads from a WAV: every byte after the data chunk's start, whatever
+ * length its header claims (SPEC §22: a header saying 1 s over 120 s of samples is 120 s).
+ * undefined when the format is unreadable or implausible.
+ */
 export function wavSeconds(b: Buffer): number | undefined {
   const info = wavInfo(b)
-  if ('why' in info || !info.rate || !info.channels || !info.bits) return undefined
-  return info.dataBytes / (info.rate * info.channels * (info.bits / 8))
+  if ('why' in info) return undefined
+  const { rate, channels, bits } = info
+  if (rate < 1000 || rate > 768000 || channels < 1 || channels > 32 || bits < 8 || bits > 64 || bits % 8) return undefined
+  return (b.length - info.dataAt) / (rate * channels * (bits / 8))
 }
 
 /** The WAV's samples as mono s16le (channels averaged); throws with a clear reason. */

@@ -1,58 +1,15 @@
 // SPEC §10: a short or failed append is repaired before the next one; the entry is kept in memory
 // and written again. The disk is a real 256 KiB tmpfs (mounting needs root; skipped otherwise).
 import { expect } from 'chai'
-import { execFileSync } from 'node:child_process'
-import { mkdtemp, open, readFile, rm, statfs, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HistoryStore } from '../../src/history/file-store'
 import type { Entry } from '../../src/history/entries'
 import { Harness, call } from '../support/harness'
 import { lastUserText } from '../support/fake-openai'
+import { fill, mountTmpfs, unmount } from '../support/faults'
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} }
-
-async function mountTmpfs(ctx: Mocha.Context, size = '256k'): Promise<string | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), 'kotodama-tmpfs-'))
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' })
-    return dir
-  } catch {
-    await rm(dir, { recursive: true, force: true })
-    ctx.skip()   // mounting a tmpfs needs root (CI runs as root)
-  }
-}
-
-async function unmount(dir: string | undefined) {
-  if (!dir) return
-  try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }) } catch {}
-  await rm(dir, { recursive: true, force: true })
-}
-
-/**
- * Fills the file system until about `leave` bytes are free. Background writes of the plugin (its
- * search index) may take space meanwhile: the filler then takes what is left, in smaller pieces.
- */
-async function fill(dir: string, leave: number): Promise<string> {
-  const s = await statfs(dir)
-  const path = join(dir, 'filler')
-  const fh = await open(path, 'w')
-  try {
-    let want = Math.max(0, s.bavail * s.bsize - leave)
-    for (let chunk = 64 * 1024; want > 0 && chunk >= 1;) {
-      try {
-        await fh.write(Buffer.alloc(Math.min(chunk, want)))
-        want -= Math.min(chunk, want)
-      } catch (e: any) {
-        if (e?.code !== 'ENOSPC') throw e
-        chunk = Math.floor(chunk / 2)
-      }
-    }
-  } finally {
-    await fh.close()
-  }
-  return path
-}
 
 const note = (i: number, size = 6000): Entry => ({ type: 'note', at: i, kind: 'info', text: `${i}:` + 'x'.repeat(size) })
 

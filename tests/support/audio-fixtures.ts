@@ -185,3 +185,57 @@ export function mp3Header(): Buffer {
 export function truncated(buf: Buffer, n: number): Buffer {
   return Buffer.from(buf.subarray(0, n < 0 ? Math.max(0, buf.length + n) : n))
 }
+
+/** MPEG-1 Layer III bitrates (kbit/s) by bitrate index 1..14 */
+const MP3_V1L3 = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+
+/**
+ * An MP3 made of whole frames (MPEG-1 Layer III, 44.1 kHz, 1152 samples each; zeros after each
+ * header): one frame per bitrate in `kbps`, so `[320, ...Array(n).fill(32)]` is a variable-bitrate
+ * file whose first frame makes it look short. Each frame lasts 1152 / 44100 s.
+ */
+export function mp3Frames(kbps: number[]): Buffer {
+  return Buffer.concat(kbps.map(k => {
+    const index = MP3_V1L3.indexOf(k) + 1
+    if (!index) throw new Error(`no MPEG-1 Layer III bitrate ${k}`)
+    const frame = Buffer.alloc(Math.floor(144 * k * 1000 / 44100))
+    frame.set([0xff, 0xfb, index << 4, 0x64])
+    return frame
+  }))
+}
+
+/** One Ogg page of `packets` (each under 255 bytes), with its granule position and CRC. */
+function oggPage(packets: Buffer[], granule: bigint, sequence: number, flags = 0): Buffer {
+  const page = Buffer.alloc(27 + packets.length)
+  page.write('OggS', 0, 'latin1')
+  page[5] = flags
+  page.writeBigInt64LE(granule, 6)
+  page.writeUInt32LE(0x6b6f746f, 14)
+  page.writeUInt32LE(sequence, 18)
+  page[26] = packets.length
+  packets.forEach((p, i) => { page[27 + i] = p.length })
+  const whole = Buffer.concat([page, ...packets])
+  whole.writeUInt32LE(oggCrc(whole), 22)
+  return whole
+}
+
+/**
+ * An Ogg Opus file of `seconds` in 20 ms CELT packets (TOC 0xf8, 50 to a page), after the OpusHead
+ * page of `oggHeader()` (pre-skip 312) and an OpusTags page. `claim`: the granule position the
+ * last page says, in seconds (a lie when it differs); by default the truth.
+ */
+export function oggOpus(seconds: number, claim?: number): Buffer {
+  const PRE_SKIP = 312
+  const tags = Buffer.alloc(16)
+  tags.write('OpusTags', 0, 'latin1')
+  const pages = [oggHeader(), oggPage([tags], 0n, 1)]
+  const packets = Math.round(seconds * 50)
+  for (let done = 0, seq = 2; done < packets; seq++) {
+    const n = Math.min(50, packets - done)
+    done += n
+    const last = done === packets
+    const granule = BigInt((last && claim !== undefined ? Math.round(claim * 48000) : done * 960) + PRE_SKIP)
+    pages.push(oggPage(Array.from({ length: n }, () => Buffer.from([0xf8, 0x01, 0x02, 0x03])), granule, seq, last ? 0x04 : 0))
+  }
+  return Buffer.concat(pages)
+}

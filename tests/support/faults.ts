@@ -1,6 +1,8 @@
 // Helpers for the fault specs (tests/<part>/*-faults.spec.ts): the plugin's history files, and stopping or
 // reloading the plugin while observing when its service has really stopped.
-import { readFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, open, readFile, rm, statfs } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as kotodama from '../../src'
 import { runtimeHome } from '../../src/runtime/runtime'
@@ -163,4 +165,47 @@ export async function reconfigureModel(h: Harness, overrides: Record<string, unk
   Object.assign(h.config.models[0], overrides)
   await disposeAndWait(h)
   await plugAgain(h)
+}
+
+/** A real tmpfs of `size` at a new folder (mounting needs root: the test is skipped otherwise). */
+export async function mountTmpfs(ctx: Mocha.Context, size = '256k'): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'kotodama-tmpfs-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' })
+    return dir
+  } catch {
+    await rm(dir, { recursive: true, force: true })
+    ctx.skip()   // mounting a tmpfs needs root (CI runs as root)
+  }
+}
+
+export async function unmount(dir: string | undefined) {
+  if (!dir) return
+  try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }) } catch {}
+  await rm(dir, { recursive: true, force: true })
+}
+
+/**
+ * Fills the file system until about `leave` bytes are free. Background writes of the plugin (its
+ * search index) may take space meanwhile: the filler then takes what is left, in smaller pieces.
+ */
+export async function fill(dir: string, leave: number): Promise<string> {
+  const s = await statfs(dir)
+  const path = join(dir, 'filler')
+  const fh = await open(path, 'w')
+  try {
+    let want = Math.max(0, s.bavail * s.bsize - leave)
+    for (let chunk = 64 * 1024; want > 0 && chunk >= 1;) {
+      try {
+        await fh.write(Buffer.alloc(Math.min(chunk, want)))
+        want -= Math.min(chunk, want)
+      } catch (e: any) {
+        if (e?.code !== 'ENOSPC') throw e
+        chunk = Math.floor(chunk / 2)
+      }
+    }
+  } finally {
+    await fh.close()
+  }
+  return path
 }

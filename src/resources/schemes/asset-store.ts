@@ -17,6 +17,8 @@ import { Owners } from './owners'
 import { arrivalQueue } from './asset-prefetch'
 import { failureMessage, failureOf, type FetchFailure } from './asset-fetch-failure'
 import { decodeDataUrl } from './data-url'
+import { AssetQuota, type AssetLimits } from './asset-quota'
+import { evictedMessage, evictFiles, notKeptMessage } from './asset-eviction'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -31,8 +33,10 @@ export interface AssetSidecar {
   mediaType?: string
   byteLength?: number
   sha256?: string
-  /** why the fetch when the message arrived failed; a read tries again (not when too large) */
+  /** why the fetch when the message arrived failed; a read tries again (not when too large or not kept) */
   fetchFailure?: FetchFailure
+  /** when its bytes were evicted to keep the store under its bound (asset-quota.ts) */
+  evictedAt?: string
 }
 
 export interface RegisterOptions {
@@ -59,8 +63,15 @@ export class AssetStore {
   private stopped = false
   /** who may read each asset (SPEC §22) */
   private owners = new Owners()
+  /** the bound on all kept bytes (SPEC §22); none: unbounded (the console's reads) */
+  quota?: AssetQuota
 
   constructor(readonly dir: string, private fetcher?: Fetcher) {}
+
+  /** Bounds the kept bytes (attachment.maxAssetBytes, keepDays); before the first registration. */
+  bound(limits: AssetLimits): void {
+    this.quota = new AssetQuota(this.dir, limits, { logger: this.logger })
+  }
 
   /**
    * Registrations without an owner not yet claimed, by id: the message being received that showed
@@ -172,7 +183,8 @@ export class AssetStore {
       ...(hints.mediaType ? { mediaTypeHint: hints.mediaType } : {}),
       ...(hints.filename ? { filename: hints.filename } : {}),
     }
-    if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source))
+    // a data: URL the full store refused is registered all the same: its sidecar says why
+    if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source)).catch(e => { if (e?.code !== 'not_kept') throw e })
     else await atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2))
     // known from now on: the sidecar exists
     index.set(key, id)
@@ -213,7 +225,7 @@ export class AssetStore {
 
   private async fetchAtArrival(id: string, signal: AbortSignal): Promise<void> {
     const sidecar = await this.sidecar(id)
-    if (sidecar.fetchedAt || sidecar.fetchFailure) return
+    if (sidecar.fetchedAt || sidecar.fetchFailure || sidecar.evictedAt) return
     await this.shared(id, () => this.load(id, signal, true))
   }
 
@@ -239,6 +251,8 @@ export class AssetStore {
     }
     if (!this.fetcher) throw new ResourceError('read_failed', `asset://${id}: its media could not be fetched (no HTTP client)`)
     const earlier = sidecar.fetchFailure
+    if (sidecar.evictedAt) throw new ResourceError('evicted', evictedMessage(id, sidecar.evictedAt))
+    if (earlier?.code === 'not_kept') throw new ResourceError('not_kept', notKeptMessage(id))
     if (earlier?.code === 'too_large') {
       throw new ResourceError('too_large', `asset://${id} was larger than ${this.maxBytes} bytes when the message arrived; it is not fetched again`)
     }
@@ -260,7 +274,13 @@ export class AssetStore {
   private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }): Promise<MediaBytes> {
     const mediaType = sniffMediaType(got.data) ?? clean(got.mediaType) ?? sidecar.mediaTypeHint
       ?? (sidecar.filename && mediaTypeOfName(sidecar.filename)) ?? 'application/octet-stream'
-    await atomicWrite(this.bytesPath(sidecar.id), got.data)
+    const id = sidecar.id
+    if (this.quota && !await this.quota.admit(id, got.data.length, victim => evictFiles(this, victim), other => this.fetching.has(other))) {
+      const failure: FetchFailure = { at: new Date().toISOString(), code: 'not_kept', reason: 'the media store is full' }
+      await atomicWrite(this.sidecarPath(id), JSON.stringify({ ...sidecar, fetchFailure: failure }, null, 2))
+      throw new ResourceError('not_kept', notKeptMessage(id))
+    }
+    await atomicWrite(this.bytesPath(id), got.data).catch(async e => { await this.quota?.release(id); throw e })
     const { fetchFailure: _, ...rest } = sidecar
     const done: AssetSidecar = {
       ...rest, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,

@@ -23,6 +23,11 @@ async function readable(store: AssetStore, url: string, scope: ReadScope | undef
   return at
 }
 
+/** Marks the asset shown: the bound's eviction leaves it for attachment.keepDays (asset-quota.ts). */
+function shown(store: AssetStore, id: string): void {
+  store.quota?.shown(id).catch(() => {})
+}
+
 export function assetScheme(store: AssetStore): SchemeHandler {
   return {
     scheme: 'asset',
@@ -34,11 +39,12 @@ export function assetScheme(store: AssetStore): SchemeHandler {
           kind: 'meta', url: formatFileUrl({ ...u, offset: undefined }),
           meta: {
             scheme: 'asset', mediaType: s.mediaType ?? s.mediaTypeHint, byteLength: s.byteLength, filename: s.filename,
-            createdAt: s.createdAt, fetched: !!s.fetchedAt,
+            createdAt: s.createdAt, fetched: !!s.fetchedAt, ...(s.evictedAt ? { evicted: s.evictedAt } : {}),
           },
         }
       }
       const { path, sidecar } = await store.ensureFile(id, opts.signal, url)
+      shown(store, id)
       const target: FileTarget = {
         path,
         mediaType: sidecar.mediaType,
@@ -48,8 +54,12 @@ export function assetScheme(store: AssetStore): SchemeHandler {
       }
       return readFileTarget(u, target, opts)
     },
+    // read, attached to a request or sent: shown (kept attachment.keepDays from now)
     async bytes(url, signal, scope) {
-      return store.bytes((await readable(store, url, scope)).id, signal)
+      const { id } = await readable(store, url, scope)
+      const got = await store.bytes(id, signal)
+      shown(store, id)
+      return got
     },
     // the runtime's stop: arrival fetches under way are aborted, not waited for
     dispose() {
