@@ -1,5 +1,6 @@
 // The host side of one program: proxies its tool calls to the host tools, owns the deadline and
 // the watchdog, and turns whatever happens into a ProgramOutcome.
+import { AsyncResource } from 'node:async_hooks'
 import type { Clock, Timer } from '../util/clock'
 import type { SandboxWorker, WorkerEvent, WorkerPool } from './pool'
 import { describeError } from '../util/describe-error'
@@ -37,7 +38,9 @@ export class Session {
     this.done = new Promise((resolve) => { this.resolve = resolve })
     const names = Object.keys(opts.tools ?? {}).filter((k) => typeof opts.tools[k] === 'function')
     const { maxToolOutputBytes: _, ...workerLimits } = limits
-    worker.listener = (e) => this.onEvent(e)
+    // the worker's messages arrive in the pool's async context; bound here, the program's tool calls run
+    // in the caller's (a turn's payer, SPEC §22, reaches a vision question a program asks)
+    worker.listener = AsyncResource.bind((e: WorkerEvent) => this.onEvent(e))
     worker.post(['run', id, code, JSON.stringify(names), workerLimits])
     // The worker enforces the deadline itself; these timers stop the tools and catch a stuck worker
     this.deadlineTimer = clock.setTimeout(() => this.abortTools('TimeoutError', 'the program timed out'), limits.timeoutMs)

@@ -58,4 +58,28 @@ describe('budgets: vision questions are charged and held (SPEC §22)', function 
     expect(results, 'the read result stored for the model').to.have.length(1)
     expect(results[0]).to.include('BudgetExceeded: the perChannelDay budget is spent for today (1.5 of 1.5)')
   })
+
+  it('a vision question asked inside a codemode program pays for the conversation too (the sandbox keeps the payer)', async () => {
+    eye = await FakeOpenAI.start()
+    h = await Harness.start({
+      model: { price: PRICE },
+      extraModels: [{ id: 'eye', baseURL: eye.baseURL, apiKey: 'sk-eye', model: 'eye-model', maxRetries: 0, timeoutMs: 5000, price: PRICE }],
+      profile: { codemode: { enabled: true, direct: [] }, attachment: { visionModel: 'eye' } },
+      budgets: { perChannelDay: 100 },
+    })
+    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+    await mkdir(local, { recursive: true })
+    await writeFile(join(local, 'dot.png'), tinyPng(0, 1, 1))
+    eye.script({ content: 'a single dark pixel', ...costing(2) })
+    const code = "const r = await tools.read({ url: 'local://dot.png?question=what' }); return r"
+    h.server.script({ toolCalls: [call('codemode', { code })], ...costing(0.1) }, { toolCalls: [call('finish', {})], ...costing(0.1) })
+    await h.client('alice', 'room1').receive('<at id="514"/> look')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(eye.requests).to.have.length(1)
+    const report = await h.app.kotodama.budgetReport()
+    const channel = report.lines.find(l => l.name === 'perChannelDay')!.top[0]
+    expect(channel.spent).to.be.closeTo(2.2, 1e-9)
+    expect(report.lines.find(l => l.name === 'perUserDay')!.top[0]).to.include({ key: 'user:mock:alice' })
+  })
 })
