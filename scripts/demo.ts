@@ -100,9 +100,12 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
   const stopApp = async () => {
     await dropConsoleClients(app)
     ;(app as any).loader.stopping = true
+    const kotodama = (app as any).kotodama
     const record = (app as any).loader?.entry?.scope?.[Symbol.for('koishi.loader.record')] ?? {}
     for (const fork of Object.values<any>(record).reverse()) fork.dispose()
     await app.stop()
+    // its last writes (the budget book's flush) are done before the caller removes the folder
+    await kotodama?.stopped()
   }
   // The sandbox bot has no adapter, so nothing ever marks it online, and kotodama only sends
   // through online bots (SPEC §4.1 BotUnavailable). Mark it online the way an adapter would.

@@ -277,7 +277,18 @@ export class KotodamaService extends Service {
     this.ctx.setTimeout(() => reportTrustTools(this.checked.trust, this.extensions, this.checked.mcpServers.keys(), this.log), DATABASE_GRACE_MS)
   }
 
-  protected async stop(): Promise<void> {
+  /** Resolves when the plugin's stop has finished: Koishi does not wait for it on dispose (the demo does). */
+  stopped(): Promise<void> {
+    return this.ending ?? Promise.resolve()
+  }
+
+  private ending?: Promise<void>
+
+  protected stop(): Promise<void> {
+    return this.ending = this.end()
+  }
+
+  private async end(): Promise<void> {
     // messages already received are stored before their runtimes stop
     await this.inbound.idle()
     await this.runtimes.stop()
