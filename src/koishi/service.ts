@@ -34,6 +34,8 @@ import { RuntimeRegistry, type RuntimeWatcher } from './runtime-registry'
 import { HistoryStorage } from './storage'
 import { ownerBook, reportTrustTools } from './trust'
 import type { OwnerBook } from '../contract/authors'
+import type { BudgetReport } from '../budgets/report'
+import { budgetReport } from './budget-report'
 
 declare module 'koishi' {
   interface Context {
@@ -89,6 +91,8 @@ export class KotodamaService extends Service {
   /** the bot owner's people (SPEC §22), and the tools only they trigger */
   private owners: OwnerBook
   private ownerTools: ReadonlySet<string>
+  /** today's spending against each budget (SPEC §22), as the console's budgets view shows it */
+  readonly budgetReport: () => Promise<BudgetReport>
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -100,6 +104,9 @@ export class KotodamaService extends Service {
     logProblems(this.checked, this.log)
     this.owners = ownerBook(ctx, this.checked.trust, this.log)
     this.ownerTools = new Set(this.checked.trust.tools)
+    this.budgetReport = budgetReport({
+      ctx, storage: config.storage ?? 'files', dataDir: () => this.dataDir(), budgets: this.checked.budgets, clock: () => this.clock, log: this.log,
+    })
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     this.models = createModels(ctx, this.checked.models, this.reasoning, this.log)
     // The first program otherwise pays ~100 ms to compile the sandbox.
