@@ -16,7 +16,9 @@ const EXCEEDED: readonly BudgetExceeded[] = ['fallback', 'silent', 'reply']
 const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 60)
 
 /** `modelIds`: the ids of the configured models (budgets.fallback must be one of them). */
-export function checkedBudgets(given: Partial<BudgetsConfig> | undefined, problems: BudgetsProblem[], modelIds: ReadonlySet<string> = new Set()): BudgetsConfig {
+export function checkedBudgets(
+  given: Partial<BudgetsConfig> | undefined, problems: BudgetsProblem[], modelIds: ReadonlySet<string> = new Set(),
+): BudgetsConfig {
   const out: BudgetsConfig = { ...DEFAULT_BUDGETS }
   const bad = (field: keyof BudgetsConfig, message: string) => problems.push({ path: `budgets.${field}`, message })
   for (const k of LIMITS) {

@@ -49,7 +49,8 @@ export async function readDayFile(path: string, log: Logger): Promise<SpentRow[]
     return []
   }
   const good = rows.filter(spentRow)
-  if (good.length < rows.length) log.warn('budget book %s: %d of %d rows are not rows (day, scope, key, spent) and are left out', path, rows.length - good.length, rows.length)
+  const left = rows.length - good.length
+  if (left) log.warn('budget book %s: %d of %d rows are not rows (day, scope, key, spent) and are left out', path, left, rows.length)
   return good
 }
 

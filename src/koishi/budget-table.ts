@@ -97,7 +97,9 @@ export function koishiBudgetTable(ctx: Context): BudgetStore {
   return {
     async read(day) {
       const rows = await attempt(`read ${day}`, database => database.get(BUDGET_TABLE, { day }))
-      return rows.map((r): SpentRow => ({ day: r.day, key: unstored(r.key), scope: r.scope as BudgetScope, spent: r.spent, ...r.label ? { label: r.label } : {} }))
+      return rows.map((r): SpentRow => ({
+        day: r.day, key: unstored(r.key), scope: r.scope as BudgetScope, spent: r.spent, ...r.label ? { label: r.label } : {},
+      }))
     },
     add(rows) {
       const what = `add to ${rows.length} key(s)`
