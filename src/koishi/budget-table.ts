@@ -31,9 +31,12 @@ export class BudgetTableError extends Error {
   name = 'BudgetTableError'
 }
 
-// A key's '%' and control characters (a runtime key holds NUL) as %XX: SQLite's queries stop at a NUL.
-const stored = (key: string) => key.replace(/[%\u0000-\u001f\u007f]/g, c => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`)
-const unstored = (key: string) => key.replace(/%([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
+// A key as stored: every character but lower-case ASCII letters, digits and `:/_.@#-` as %XX of its
+// UTF-8 bytes. MySQL's default collation (utf8mb4_general_ci) would make `U1` and `u1`, or `é` and
+// `e`, one key; SQLite's queries stop at the NUL a runtime key holds.
+const hex = (b: number) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`
+const stored = (key: string) => key.replace(/[^a-z0-9:/_.@#-]/gu, c => [...Buffer.from(c)].map(hex).join(''))
+const unstored = (key: string) => decodeURIComponent(key)
 
 /** Rows of one (day, key) summed: one upsert may not name a primary key twice. */
 function merged(rows: SpentRow[]): SpentRow[] {
@@ -55,7 +58,9 @@ function rowProblem(r: SpentRow): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(r?.day ?? '')) return `day ${JSON.stringify(r?.day)} is not YYYY-MM-DD`
   if (typeof r.key !== 'string' || !r.key || stored(r.key).length > MAX_KEY) return `key must be 1 to ${MAX_KEY} characters`
   if (!SCOPES.includes(r.scope)) return `scope ${JSON.stringify(r.scope)} is not one of ${SCOPES.join(', ')}`
-  if (typeof r.spent !== 'number' || !Number.isFinite(r.spent)) return `spent ${JSON.stringify(r.spent)} is not a finite number`
+  if (typeof r.spent !== 'number' || !Number.isFinite(r.spent)) {
+    return `spent ${typeof r.spent === 'number' ? r.spent : JSON.stringify(r.spent)} is not a finite number`
+  }
 }
 
 export function koishiBudgetTable(ctx: Context): BudgetStore {

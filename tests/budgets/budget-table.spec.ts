@@ -66,6 +66,13 @@ function describeStore(name: string, setup: () => Promise<Under | undefined>) {
       expect(rows.find(r => r.key === CHANNEL)!.label).to.equal('Jazz club (Fridays)')
     })
 
+    it('keys that differ only in case, accents or spaces stay apart (whatever the collation)', async () => {
+      const keys = ['user:slack:U1', 'user:slack:u1', 'user:x:é', 'user:x:e', 'user:x:e ', 'user:x:100%', 'user:x:100%25', 'user:x:群友']
+      await u.store.add(keys.map((key, i) => row(key, i + 1)))
+      await u.store.add(keys.map(key => row(key, 0.5)))
+      expect(byKey(await u.store.read('2026-12-04'))).to.deep.equal(Object.fromEntries(keys.map((key, i) => [key, i + 1.5])))
+    })
+
     it('adds made at once in one process all count', async () => {
       await Promise.all(Array.from({ length: 40 }, () => u.store.add([row('all', 0.125), row('profile:neko', 0.25)])))
       expect(byKey(await u.store.read('2026-12-04'))).to.deep.equal({ all: 5, 'profile:neko': 10 })
@@ -82,7 +89,7 @@ function describeStore(name: string, setup: () => Promise<Under | undefined>) {
     it('a bad row is refused with a clear error and nothing of that add is stored', async () => {
       await u.store.add([row('all', 1)])
       const bad = await u.store.add([row('all', 1), row('all', Number.NaN)]).catch((e: Error) => e)
-      expect(bad).to.be.an('error').with.property('message', `${BUDGET_TABLE}: cannot add to 2 key(s): spent null is not a finite number`)
+      expect(bad).to.be.an('error').with.property('message', `${BUDGET_TABLE}: cannot add to 2 key(s): spent NaN is not a finite number`)
       const long = await u.store.add([row(`user:onebot:${'9'.repeat(700)}`, 1)]).catch((e: Error) => e.message)
       expect(long).to.equal(`${BUDGET_TABLE}: cannot add to 1 key(s): key must be 1 to 640 characters`)
       expect(byKey(await u.store.read('2026-12-04'))).to.deep.equal({ all: 1 })
@@ -117,7 +124,7 @@ describe('budget table on a MariaDB server of the test\'s own', function () {
   let server: MariaDB | string
   let n = 0
   before(async () => {
-    server = await startMariaDB(Array.from({ length: 8 }, (_, i) => `kotodama_budget_${i}`))
+    server = await startMariaDB(Array.from({ length: 12 }, (_, i) => `kotodama_budget_${i}`))
     if (typeof server === 'string') console.log(`      (MariaDB skipped: ${server})`)
   })
   after(async () => { if (typeof server !== 'string') await server?.stop() })
