@@ -34,6 +34,8 @@ export interface DemoOptions {
   initiative?: Record<string, unknown>
   /** the profile's stickers config (SPEC §19; tests of the sticker view) */
   stickers?: Record<string, unknown>
+  /** the plugin's budgets (SPEC §22; tests of the budgets view) */
+  budgets?: Record<string, unknown>
 }
 
 export interface Demo {
@@ -93,6 +95,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.initiative ? { initiative: o.initiative } : {}),
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
+      ...(o.budgets ? { budgets: o.budgets } : {}),
     },
   })
   // Dispose the plugins while the app is alive: on app.stop() the logger goes before the

@@ -12,7 +12,7 @@ export interface GateBook {
   /** rolls over at midnight; once a request */
   day(): string
   spentNow(key: string): number
-  add(key: string, amount: number): void
+  add(key: string, amount: number, label?: string): void
   replyOnce(channelKey: string): string | undefined
 }
 
@@ -66,7 +66,7 @@ export function bookGate(book: GateBook, profile: string, bot: string): BudgetGa
       book.add(own, cost)
       if (payer?.conversation) book.add(channel(payer.conversation), cost)
       const users = payer?.users
-      if (users?.length) for (const u of users) book.add(userKey(u), cost / users.length)
+      if (users?.length) for (const u of users) book.add(userKey(u), cost / users.length, payer?.names?.[u])
     },
     replyOnce(conversation) {
       return book.replyOnce(channel(conversation))

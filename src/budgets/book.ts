@@ -45,6 +45,8 @@ interface KeyDay {
   spent: number
   unsaved: number
   crossed: boolean
+  /** what the console shows for the key, as the store last had it */
+  label?: string
 }
 
 export class BudgetBook {
@@ -128,10 +130,11 @@ export class BudgetBook {
     return this.keys.get(key)?.spent ?? 0
   }
 
-  /** Adds `amount` to `key` today; logs the first time a key crosses its budget. */
-  add(key: string, amount: number): void {
+  /** Adds `amount` to `key` today (`label`: what the console shows for it); logs the first time a key crosses its budget. */
+  add(key: string, amount: number, label?: string): void {
     this.day()
     const k = this.keyDay(key)
+    if (label) k.label = label
     k.spent += amount
     k.unsaved += amount
     this.logCrossing(k)
@@ -168,7 +171,7 @@ export class BudgetBook {
       this.carried = []
       for (const k of this.keys.values()) {
         if (!k.unsaved) continue
-        batch.push({ day: today, scope: k.scope, key: k.key, spent: k.unsaved })
+        batch.push({ day: today, scope: k.scope, key: k.key, spent: k.unsaved, ...k.label ? { label: k.label } : {} })
         k.unsaved = 0
       }
       if (!batch.length) return
@@ -209,7 +212,10 @@ export class BudgetBook {
       }
       if (this.day() !== day) return
       const stored = new Map<string, number>()
-      for (const r of rows) stored.set(r.key, (stored.get(r.key) ?? 0) + r.spent)
+      for (const r of rows) {
+        stored.set(r.key, (stored.get(r.key) ?? 0) + r.spent)
+        if (r.label) this.keyDay(r.key).label = r.label
+      }
       for (const key of stored.keys()) this.keyDay(key)
       for (const k of this.keys.values()) {
         k.spent = (stored.get(k.key) ?? 0) + k.unsaved
@@ -221,7 +227,7 @@ export class BudgetBook {
   /** Today's figures: what kotodama.status and the console show. */
   async report(): Promise<BudgetReport> {
     const day = this.day()
-    const rows: SpentRow[] = [...this.keys.values()].map(k => ({ day, scope: k.scope, key: k.key, spent: k.spent }))
+    const rows: SpentRow[] = [...this.keys.values()].map(k => ({ day, scope: k.scope, key: k.key, spent: k.spent, ...k.label ? { label: k.label } : {} }))
     return reportOf(day, rows, this.limits)
   }
 

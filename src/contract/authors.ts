@@ -10,6 +10,8 @@ export interface TurnAuthor {
   platform: string
   /** the user id as the platform gives it */
   id: string
+  /** their display name as the fact has it (the console's label for what they spent); never decides anything */
+  name?: string
   /** their role in the group, where the platform gives one */
   role?: GroupRole
   /** the platform marks them as a bot: they hold no role */

@@ -13,6 +13,8 @@ export interface Payer {
   conversation?: string
   /** 'platform:userId' of the authors of the facts that woke the turn; the cost is shared equally */
   users?: readonly string[]
+  /** their display names, by 'platform:userId': what the console shows for their keys */
+  names?: Readonly<Record<string, string>>
   /** one of trust.owners woke the turn: perChannelDay and perUserDay never hold it */
   owner?: boolean
 }
@@ -56,5 +58,7 @@ export function turnPayer(turn: TurnState): Payer {
 export function payerOf(conversation: string | undefined, authors: readonly TurnAuthor[], book?: OwnerBook): Payer {
   const users = authors.map(a => `${a.platform}:${a.id}`)
   const owners = book?.owners
-  return { ...conversation ? { conversation } : {}, users, owner: !!owners && users.some(u => owners.has(u)) }
+  const named = authors.filter(a => a.name)
+  const names = named.length ? Object.fromEntries(named.map(a => [`${a.platform}:${a.id}`, a.name!])) : undefined
+  return { ...conversation ? { conversation } : {}, users, ...names ? { names } : {}, owner: !!owners && users.some(u => owners.has(u)) }
 }

@@ -12,7 +12,10 @@ export function budgetLines(session: Session, report: BudgetReport): string[] {
     lines.push(session.text(`commands.kotodama.status.messages${text}`, [l.name, spent, formatCost(l.limit)]))
     // `day` has one key (all): its line says it all
     if (l.name === 'day') continue
-    for (const k of l.top) lines.push(session.text('commands.kotodama.status.messages.budget-top', [k.label ?? k.key, formatCost(k.spent)]))
+    for (const k of l.top) {
+      const who = k.label ? `${k.label} (${k.key})` : k.key
+      lines.push(session.text('commands.kotodama.status.messages.budget-top', [who, formatCost(k.spent)]))
+    }
   }
   return lines
 }

@@ -34,9 +34,8 @@ import { RuntimeRegistry, type RuntimeWatcher } from './runtime-registry'
 import { HistoryStorage } from './storage'
 import { ownerBook, reportTrustTools } from './trust'
 import type { OwnerBook } from '../contract/authors'
-import { BudgetBook } from '../budgets/book'
 import type { BudgetReport } from '../budgets/report'
-import { budgetStoreOf } from './budget-store-of'
+import { PluginBudgets } from './plugin-budgets'
 
 declare module 'koishi' {
   interface Context {
@@ -93,10 +92,7 @@ export class KotodamaService extends Service {
   private owners: OwnerBook
   private ownerTools: ReadonlySet<string>
   /** what the plugin's runtimes spent today, against budgets (SPEC §22) */
-  readonly budgets: BudgetBook
-  /** today's spending read from the store; the first runtime waits for it */
-  private budgetsLoad?: Promise<void>
-  private budgetsLoaded = false
+  private budgets: PluginBudgets
 
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
@@ -108,9 +104,7 @@ export class KotodamaService extends Service {
     logProblems(this.checked, this.log)
     this.owners = ownerBook(ctx, this.checked.trust, this.log)
     this.ownerTools = new Set(this.checked.trust.tools)
-    this.budgets = new BudgetBook({
-      store: budgetStoreOf(ctx, config, this.dataDir(), this.log), clock: lateClock(() => this.clock), logger: this.log, config: this.checked.budgets,
-    })
+    this.budgets = new PluginBudgets(ctx, config, { budgets: this.checked.budgets, dataDir: this.dataDir(), clock: lateClock(() => this.clock), log: this.log })
     this.reasoning = new ReasoningModes(resolve(this.dataDir(), 'models.json'), this.log)
     this.models = createModels(ctx, this.checked.models, this.reasoning, this.log)
     // The first program otherwise pays ~100 ms to compile the sandbox.
@@ -189,15 +183,9 @@ export class KotodamaService extends Service {
     return this.budgets.report()
   }
 
-  private loadBudgets(): Promise<void> {
-    return this.budgetsLoad ??= this.budgets.start()
-      .catch(e => this.log.warn('budgets: today\'s spending could not be loaded: %s', e?.message ?? e))
-      .finally(() => { this.budgetsLoaded = true })
-  }
-
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime> {
     // a restart keeps today's spending: it is read before the first request can be gated
-    if (!this.budgetsLoaded) return this.loadBudgets().then(() => this.runtime(profile, bot))
+    if (!this.budgets.loaded) return this.budgets.load().then(() => this.runtime(profile, bot))
     const pause = this.storage.pause(profile, bot)
     if (pause) return pause.then(() => this.runtime(profile, bot))
     return this.runtimes.get(profile, bot, () => {

@@ -17,7 +17,10 @@ export function turnAuthors(entries: readonly Entry[], end: number): TurnAuthor[
     const key = `${platform}:${fact.user.id}`
     // newest first: a person's latest fact says their role
     if (seen.has(key)) continue
-    seen.set(key, { platform, id: fact.user.id, ...fact.role ? { role: fact.role } : {}, ...fact.fromBot ? { bot: true } : {} })
+    seen.set(key, {
+      platform, id: fact.user.id, ...fact.user.name ? { name: fact.user.name } : {},
+      ...fact.role ? { role: fact.role } : {}, ...fact.fromBot ? { bot: true } : {},
+    })
   }
   return [...seen.values()]
 }

@@ -146,7 +146,8 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     expect(status, status).to.match(/\nbudgets today \(\d{4}-\d\d-\d\d\):\n  day: spent 3\.00 \(no limit\)\n/)
     expect(status, status).to.include('  perChannelDay: spent 3.00 of 20.00\n    channel:neko/mock:514/group:room1: 3.00\n')
     expect(status, status).to.include('  perUserDay: spent 1.50 of 10.00\n')
-    expect(status, status).to.include('    user:mock:alice: 1.50').and.include('    user:mock:bob: 1.50')
+    // each person by the name they wrote under, and their key
+    expect(status, status).to.include('    alice (user:mock:alice): 1.50').and.include('    bob (user:mock:bob): 1.50')
   })
 
   it('a restart keeps today\'s spending (the file store)', async () => {

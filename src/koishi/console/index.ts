@@ -15,6 +15,7 @@ import { registerStickers } from './stickers'
 import { registerAudio } from './audio'
 import { registerPeople } from './people'
 import { registerTrash } from './trash'
+import { registerBudgets } from './budgets'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -41,6 +42,7 @@ export function registerConsole(ctx: Context) {
   registerAudio(ctx)
   registerPeople(ctx)
   registerTrash(ctx)
+  registerBudgets(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
