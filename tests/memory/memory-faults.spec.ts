@@ -3,31 +3,18 @@
 // waited in the queue is not made; a removal the trash cannot keep is refused (SPEC §22). The disk
 // is a real 256 KiB tmpfs (mounting needs root).
 import { expect } from 'chai'
-import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_MEMORY } from '../../src/memory/config'
 import { Memory } from '../../src/memory/memory'
 import { TextCache } from '../../src/resources/text'
-
-async function mountTmpfs(ctx: Mocha.Context): Promise<string | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), 'kotodama-tmpfs-'))
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' })
-    return dir
-  } catch {
-    await rm(dir, { recursive: true, force: true })
-    ctx.skip()   // mounting a tmpfs needs root (CI runs as root)
-  }
-}
+import { mountTmpfs, unmount } from '../support/faults'
 
 describe('faults: memory writes', function () {
   let dir: string | undefined
   afterEach(async () => {
-    if (!dir) return
-    try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }) } catch {}
-    await rm(dir, { recursive: true, force: true })
+    await unmount(dir)
     dir = undefined
   })
 
