@@ -33,7 +33,7 @@ export class BudgetTableError extends Error {
 
 // A key as stored: every character but lower-case ASCII letters, digits and `:/_.@#-` as %XX of its
 // UTF-8 bytes. MySQL's default collation (utf8mb4_general_ci) would make `U1` and `u1`, or `é` and
-// `e`, one key; SQLite's queries stop at the NUL a runtime key holds.
+// `e`, one key; SQLite's queries stop at a NUL, which a platform's id may hold.
 const hex = (b: number) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`
 const stored = (key: string) => key.replace(/[^a-z0-9:/_.@#-]/gu, c => [...Buffer.from(c)].map(hex).join(''))
 const unstored = (key: string) => decodeURIComponent(key)

@@ -222,9 +222,11 @@ export class Runtime {
     return (await this.conversations.status()).map(s => ({ ...s, ...this.partSet.notes(s.key) }))
   }
 
-  /** Resolves when every conversation's history written so far is on disk, and the parts are done with it. */
+  /** Resolves when every conversation's history written so far is on disk, the parts are done with it, and waits.json says the same. */
   async written(): Promise<void> {
     await Promise.all([this.conversations.written(), this.partSet.written()])
+    // a wait armed or ended by what was just written is in waits.json too
+    await this.waits.idle()
   }
 
   async reset(channel: string): Promise<string | undefined> {

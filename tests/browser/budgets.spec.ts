@@ -11,7 +11,7 @@ import { atomicWrite } from '../../src/util/atomic-write'
 import { dayOf } from '../../src/util/day'
 
 const ZONE = 'Asia/Shanghai'
-const RUNTIME = 'demo\u0000sandbox:budgets:koishi'
+const RUNTIME = 'demo/sandbox:budgets:koishi'
 
 describe('console page in a real browser: the budgets view', function () {
   this.timeout(60000)
@@ -52,10 +52,10 @@ describe('console page in a real browser: the budgets view', function () {
     ])
     expect(await budgets.first().locator('.kd-bar-fill').evaluate(e => (e as HTMLElement).style.width)).to.equal('62.5%')
     expect(await budgets.nth(3).locator('.kd-bar').count()).to.equal(0)
-    // who spent most, most first: label and key (a runtime key's NUL shown as " · ")
+    // who spent most, most first: label and key
     const conversations = budgets.nth(2).locator('.kd-budget-key')
     expect(await conversations.locator('.kd-budget-who').allInnerTexts()).to.deep.equal([
-      'Jazz club\nchannel:demo · sandbox:budgets:koishi/group:jazz', 'Quiz night\nchannel:demo · sandbox:budgets:koishi/group:quiz',
+      'Jazz club\nchannel:demo/sandbox:budgets:koishi/group:jazz', 'Quiz night\nchannel:demo/sandbox:budgets:koishi/group:quiz',
     ])
     expect(await conversations.evaluateAll(els => els.map(e => e.className))).to.deep.equal(['kd-budget-key over', 'kd-budget-key within'])
     expect(await budgets.nth(3).locator('.kd-budget-who').allInnerTexts()).to.deep.equal(['Mia\nuser:sandbox:mia', 'user:sandbox:leo'])

@@ -18,8 +18,8 @@ import { memoryDatabase } from '../support/databases'
 // 17:30 UTC on Dec 4 is 01:30 on Dec 5 in Shanghai: kotodama's day is the 5th
 const NOW = Date.parse('2026-12-04T17:30:00Z')
 const LIMITS = { day: 2, perProfileDay: 1.5, perChannelDay: 0.5, perUserDay: 0, timezone: 'Asia/Shanghai' }
-const JAZZ = 'channel:neko\u0000onebot:514/group:77'
-const QUIZ = 'channel:neko\u0000onebot:514/group:88'
+const JAZZ = 'channel:neko/onebot:514/group:77'
+const QUIZ = 'channel:neko/onebot:514/group:88'
 
 const rows = (day: string): SpentRow[] => [
   { day, scope: 'all', key: 'all', spent: 1.25 },
