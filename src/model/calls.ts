@@ -25,6 +25,9 @@ export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: f
 
 export type CallKind = keyof typeof FAILS_OVER
 
+/** Whether a kind of call goes to budgets.fallback (a chat model) past a budget, or is held (docs/cost.md). */
+const SWITCHES_PAST_BUDGET: Record<CallKind, boolean> = { step: true, judge: true, vision: true, embedding: false, transcription: false, speech: false }
+
 /** The tokens a server reported for one request. */
 export type Tokens = Omit<StepUsage, 'model' | 'latencyMs'>
 
@@ -135,13 +138,14 @@ export class ModelCalls {
 
   /**
    * The model a request of `kind` uses past a budget: `first` while none is spent, the fallback
-   * (budgets.fallback); throws BudgetExceeded when the request is held. Embeddings never switch:
-   * another model's vectors live in another space.
+   * (budgets.fallback, a chat model) for the kinds a chat model answers; throws BudgetExceeded when
+   * the request is held. Embeddings never switch (another model's vectors live in another space),
+   * nor speech either way (a chat model neither hears nor speaks).
    */
   private gated(kind: CallKind, first: ModelHandle, payer: Payer | undefined): ModelHandle {
     const v = this.o.gate!.check(payer)
     if (!v) return first
-    const fallback = v.fallback && kind !== 'embedding' ? this.handle(v.fallback) : undefined
+    const fallback = v.fallback && SWITCHES_PAST_BUDGET[kind] ? this.handle(v.fallback) : undefined
     if (!fallback) throw new BudgetExceeded(v)
     return fallback
   }
