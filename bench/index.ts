@@ -26,6 +26,7 @@ import { providerCache } from './provider-cache'
 import { initiative } from './initiative'
 import { sendElements } from './send-elements'
 import { budgets } from './budgets'
+import { reactions } from './reactions'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -53,6 +54,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['22', 'initiative', initiative],
   ['23', 'trust (SPEC §22)', sendElements],
   ['24', 'budgets (SPEC §22)', budgets],
+  ['25', 'reactions people add (SPEC §23)', reactions],
 ]
 
 async function main() {

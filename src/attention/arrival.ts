@@ -23,9 +23,17 @@ export function unheeded(fact: Fact, wake: WakeConfig): boolean {
   return ignoredAuthor(fact, wake) || (!!fact.fromBot && !wake.fromBots)
 }
 
+/**
+ * A fact that is not an arrival: history pulled after downtime (SPEC §19), or reactions people
+ * added (SPEC §23). Stored and shown, it never wakes, restarts a burst wait, stops a send or fills a wait.
+ */
+export function passive(fact: Fact): boolean {
+  return !!fact.pulled || fact.notice === 'reaction'
+}
+
 /** Whether a fact counts toward a pending `wait({messages})`: a heeded one, delivered live. */
 export function fillsWait(fact: Fact, wake: WakeConfig): boolean {
-  return !fact.pulled && !unheeded(fact, wake)
+  return !passive(fact) && !unheeded(fact, wake)
 }
 
 /** A person wrote (or poked): not another bot, not an ignored user, not history pulled after downtime, not a join or leave. */

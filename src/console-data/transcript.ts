@@ -4,7 +4,7 @@
 // (§11). Pure: entries in, JSON out.
 import h from '@satorijs/element'
 import { addCost, costOf, type PriceOf } from '../usage/cost'
-import type { Entry, LiveStep } from '../history/entries'
+import type { Entry, LiveStep, ReactionTally } from '../history/entries'
 import { voicesIn } from '../history/voice-line'
 import { displayName, indentContinuation } from '../util/transcript-text'
 import { sentVoices } from './sent-voices'
@@ -154,8 +154,15 @@ function factItem(e: Extract<Entry, { type: 'fact' }>): FactItem {
     text, images, voices: voicesIn(text),
     ...(e.wake ? { wake: e.wake } : {}),
     ...(e.held ? { held: e.held } : {}),
-    ...(f.notice ? { notice: f.notice } : {}), ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),
+    ...(f.notice ? { notice: f.notice } : {}), ...(f.reactions ? { reaction: reactionItem(f.reactions) } : {}),
+    ...(f.recalled ? { recalled: true } : {}), ...(f.pulled ? { pulled: true } : {}),
   }
+}
+
+/** A reaction tally as the page shows it: the same names and emoji the model reads (history/reaction-line.ts). */
+function reactionItem(t: ReactionTally): NonNullable<FactItem['reaction']> {
+  const emoji = t.emoji.map(([e, n]) => n > 1 ? `${e}×${n}` : e).join(' ') + (t.more ? ` +${t.more}` : '')
+  return { to: t.to, by: t.by.map(p => p.id ? displayName(p.name, p.id) : '?'), others: t.others, emoji }
 }
 
 /** `live`: the step's calls still run; messages delivered so far by call id */

@@ -118,6 +118,8 @@ export interface FactItem {
   held?: string
   /** a platform notice (SPEC §19): the text says what happened ("poked you", "joined the group") */
   notice?: string
+  /** reactions people added to message `to` (SPEC §23): names by the name rule, `others` more people, the emoji with counts */
+  reaction?: { to: string; by: string[]; others: number; emoji: string }
   /** its author recalled it (the mind reads "[recalled]") */
   recalled?: boolean
   /** fetched from the platform's history after downtime */

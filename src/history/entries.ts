@@ -33,13 +33,25 @@ export interface Fact {
    * A platform notice stored as a fact of its conversation (SPEC §19): `content` is what happened,
    * told from its author's side ("poked you", "joined the group"); it has no message id to quote.
    */
-  notice?: 'poke' | 'join' | 'leave'
+  notice?: 'poke' | 'join' | 'leave' | 'reaction'
+  /** notice 'reaction' (SPEC §23): reactions people added to one message, gathered over a window; `user` is the first of `by` */
+  reactions?: ReactionTally
   /** the notice is a poke of this bot (it wakes like a mention: wake.poke) */
   pokesBot?: boolean
   /** its author recalled it: the model reads "[recalled]" from then on (history/recalled.ts) */
   recalled?: boolean
   /** fetched from the platform's history after downtime (SPEC §19), not delivered live: it never wakes the mind */
   pulled?: boolean
+}
+
+/** Reactions to message `to`: who (the first few; `others` more), each emoji with its count. */
+export interface ReactionTally {
+  to: string
+  by: { id: string; name: string }[]
+  others: number
+  /** [emoji as shown, count], in the order first seen; `more`: reactions of kinds past the kept ones */
+  emoji: [string, number][]
+  more?: number
 }
 
 export type WakeReason = string

@@ -5,6 +5,7 @@ import type { Fact } from './entries'
 import { CHANNEL_NAME_CHARS, displayName, flattenLines, indentContinuation, shownId } from '../util/transcript-text'
 import { safeCut } from '../util/surrogate'
 import { wallTime } from '../util/day'
+import { reactionWords } from './reaction-line'
 
 /** 'YYYY-MM-DD HH:MM' in `zone` (budgets.timezone; '' : the host's), util/day.ts's wall clock as every day of kotodama */
 export function formatTime(ms: number, zone = ''): string {
@@ -16,8 +17,9 @@ const QUOTE_CHARS = 100
 
 /** `zone`: budgets.timezone ('' : the host's), the zone of every time the model reads (SPEC §27) */
 export function factLine(f: Fact, zone: string): string {
-  const who = `${displayName(f.user.name, f.user.id)} (${shownId(f.user.id)})`
   const at = formatTime(f.at, zone)
+  if (f.reactions) return `[${at}] ${reactionWords(f.reactions)}`
+  const who = `${displayName(f.user.name, f.user.id)} (${shownId(f.user.id)})`
   // a notice has no message to quote: no #id
   if (f.notice) return indentContinuation(`[${at}] ${who} ${f.content}`)
   return `[${at}] ${who} #${shownId(f.id)}: ${quoteOf(f)}${indentContinuation(f.content)}`

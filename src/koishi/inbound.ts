@@ -13,6 +13,7 @@ import { historyPull, type HistoryPull } from './history-pull'
 import { arrivalOf, liveOf, sessionToFact, voiceOrigin, type Arrival } from './inbound/session-to-fact'
 import { GuildNames } from './inbound/guild-names'
 import { listenToNotices } from './presence/notices'
+import { listenToReactions } from './presence/reactions'
 import { hearingFor, kitFor } from './inbound/kit-for'
 import { runtimeKey } from '../claims/bot-id'
 import { conversationKey } from '../claims/channel-key'
@@ -62,7 +63,10 @@ export class Inbound {
       else if (bot.status === Universal.Status.ONLINE) { this.pulls.online(bot.sid); this.restoreWaits(bot.sid) }
     })
     ctx.inject(['database'], () => this.restoreWaits())
-    listenToNotices(ctx, { run: (bot, channel, task) => this.run(bot, channel, task), log: deps.log, now: () => deps.now() })
+    const run = (bot: string, channel: string, task: (r: Runtime) => Promise<unknown>) => this.run(bot, channel, task)
+    const notices = { run, log: deps.log, now: () => deps.now() }
+    listenToNotices(ctx, notices)
+    listenToReactions(ctx, notices)
     ctx.on('bot-removed', bot => stopBot(bot.sid))
   }
 

@@ -1,7 +1,7 @@
 // The parts of one runtime (docs/architecture.md "Parts"): made from the list in order with a scope
 // each, started once the runtime holds its home, stopped before its conversations. The scope's
 // ports refuse from the moment stop begins, so nothing a part does after it reaches a conversation.
-import type { Entry } from '../history/entries'
+import type { Entry, Fact } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
 import type { TextCache } from '../resources/text'
@@ -23,6 +23,7 @@ export interface PartSetDeps {
   botName?: string
   history(logger?: Logger): HistorySide
   append(conversation: string, entries: Entry[]): Promise<void>
+  receive(fact: Fact): Promise<boolean>
   request(channel: string, req: PartTurnRequest): Promise<void>
   muted(channel: string): boolean
   conversationOf(channel: string): string
@@ -126,6 +127,10 @@ export class PartSet {
       append: async (conversation, entries) => {
         refuse(`${plugin.name}'s append to ${conversation}`)
         await d.append(conversation, entries)
+      },
+      receive: async fact => {
+        refuse(`${plugin.name}'s fact in ${fact.channel}`)
+        return d.receive(fact)
       },
       request: async (channel, req) => {
         refuse(`${plugin.name}'s turn request in ${channel}`)

@@ -3,7 +3,7 @@
 // src/runtime/part-list.ts with `create` (no I/O there), starts them once it holds its home, and
 // stops them before its conversations; nothing else names a part.
 import type { ConfigSection } from '../config/section'
-import type { Entry } from '../history/entries'
+import type { Entry, Fact } from '../history/entries'
 import type { HistorySide } from '../history/sides'
 import type { CallPort } from '../model/calls'
 import type { TextCache } from '../resources/text'
@@ -57,6 +57,8 @@ export interface PartScope<C> {
   history(logger?: Logger): HistorySide
   /** appends to a conversation's history, loading it if need be (a voice's transcript); PartStopped after stop */
   append(conversation: string, entries: Entry[]): Promise<void>
+  /** stores a fact as a live one is (a notice a part gathered: reactions); false or PartStopped once the runtime stops */
+  receive(fact: Fact): Promise<boolean>
   /** asks for a turn of `channel`'s conversation; PartStopped after stop */
   request(channel: string, req: PartTurnRequest): Promise<void>
   /** the conversation `channel` belongs to (cross mode: one for every channel) */

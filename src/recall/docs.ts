@@ -75,6 +75,8 @@ export function docsOf(entries: readonly Entry[], self: SelfName): RecallDoc[] {
   for (const e of entries) {
     if (e.type === 'fact') {
       const f = e.fact
+      // reactions are the runtime's note of what people did, not something said (SPEC §23): not searched, not on history:// pages
+      if (f.notice === 'reaction') continue
       out.push({ k: `f:${f.channel}:${f.id}`, id: f.id, at: f.at, who: f.user.name || f.user.id, uid: f.user.id, ch: f.channel, text: plainText(f.content) })
     } else if (e.type === 'transcript' && e.text) {
       // what a voice message said, found like the words of a text message (SPEC §20)

@@ -15,7 +15,7 @@ import type { Entry, Fact, LiveStep } from '../history/entries'
 import { EntryTail } from './entry-tail'
 import type { Attention } from '../attention/attention'
 import { conversationAttention } from './conversation-attention'
-import { fillsWait } from '../attention/arrival'
+import { fillsWait, passive } from '../attention/arrival'
 import { selfWakes } from '../attention/self-wakes'
 import { turnAuthors } from './turn-authors'
 import type { ConversationDeps } from './conversation-deps'
@@ -122,16 +122,18 @@ export class Conversation implements TurnPort {
 
   /**
    * Stores a fact; a turn in progress sees it at its next step (and may stop typing for it). A
-   * waking fact goes to the gate, which starts one turn for a burst (SPEC §15). A pulled fact (SPEC §19)
+   * waking fact goes to the gate, which starts one turn for a burst (SPEC §15). A passive fact (pulled, SPEC §19; a reaction, §23)
    * is history, not an arrival: it never wakes, restarts a burst wait, stops a send or fills a wait.
    * false when the conversation has stopped: the fact is not stored here (the caller tries again).
    */
   receive(fact: Fact, wake?: string): boolean {
     if (this.stopped) return false
     if (!this.tail.admit(fact)) return true   // pulled after downtime and delivered live: stored once (SPEC §19)
-    this.target = targetOf(fact)
+    // a reaction is no message: a stray text still goes where people last wrote
+    if (fact.notice !== 'reaction') this.target = targetOf(fact)
     this.place.saw(fact)
-    const arrival = fact.pulled ? {} : this.attention.arrive(fact, wake, this.clock.now())
+    const quiet = passive(fact)
+    const arrival = quiet ? {} : this.attention.arrive(fact, wake, this.clock.now())
     const entries: Entry[] = [{ type: 'fact', at: fact.at, fact, ...arrival }]
     // A fact is first seen by the next turn (or the running one, at its next step).
     const images = factAttachments(fact, this.currentTurn?.number ?? this.turnCounter + 1, this.profile.attachment.inboundLifetime)
@@ -139,12 +141,12 @@ export class Conversation implements TurnPort {
     if (this.turns.busy) {
       // The turn sees it at its next step; if it never does, endTurn hands it to the gate.
       this.inbox.hold(entries)
-      if (!fact.pulled) this.attention.duringTurn(arrival, wake, fact)
+      if (!quiet) this.attention.duringTurn(arrival, wake, fact)
       return true
     }
     this.append(entries)
     // A waking fact starts a turn, which cancels any wait; only other facts fill its window.
-    if (!fact.pulled) this.attention.between(arrival)
+    if (!quiet) this.attention.between(arrival)
     if (!arrival.wake) this.waiting.countFact(fact)
     return true
   }

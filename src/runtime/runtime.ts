@@ -101,6 +101,7 @@ export class Runtime {
       view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, platform: o.platform, botName: o.botName,
       history: l => this.history(l), muted: ch => this.muted(ch), conversationOf: ch => this.conversationKey(ch),
       append: (key, entries) => this.using(key, conv => conv.append(entries)),
+      receive: fact => this.live.receive(fact),
       request: (ch, req) => this.wakes.request(ch, req),
     })
     this.parts = this.partSet.all

@@ -20,6 +20,7 @@ describe('part set', () => {
     clock: systemClock, calls: {} as any, platform: {}, texts: {} as any,
     history: () => ({}) as any,
     append: async conversation => void events.push(`append ${conversation}`),
+    receive: async fact => { events.push(`receive ${fact.channel}`); return true },
     request: async channel => void events.push(`request ${channel}`),
     muted: () => false,
     conversationOf: channel => channel,
@@ -68,8 +69,8 @@ describe('part set', () => {
     await scope.append('group:1', [])
     await set.stop()
     expect(scope.signal.aborted).to.equal(true)
-    const refused = await Promise.allSettled([scope.append('group:1', []), scope.request('group:1', { reason: 'idle' })])
-    expect(refused.map(r => r.status === 'rejected' && r.reason instanceof PartStopped)).to.deep.equal([true, true])
+    const refused = await Promise.allSettled([scope.append('group:1', []), scope.request('group:1', { reason: 'idle' }), scope.receive({ channel: 'group:1' } as any)])
+    expect(refused.map(r => r.status === 'rejected' && r.reason instanceof PartStopped)).to.deep.equal([true, true, true])
     expect(events).to.deep.equal(['start a', 'append group:1', 'stop a'])
   })
 

@@ -27,6 +27,7 @@ export function partScope<C>(plugin: PartPlugin<C, any>, home: string, config: P
     appended: [], requested: [],
     history: (): never => { throw new Error('no history in this test') },
     append: async (key, entries) => { scope.appended.push([key, entries]) },
+    receive: async fact => { scope.appended.push([fact.channel, [{ type: 'fact', at: fact.at, fact }]]); return true },
     request: async (channel, req) => { scope.requested.push([channel, req]) },
     muted: () => false,
     conversationOf: channel => channel,

@@ -107,6 +107,12 @@ export const notices = {
     ({ ...notice(selfId), notice_type: 'friend_recall', user_id: user, message_id: messageId }),
   groupIncrease: (selfId: number, group: number, user: number, operator: number, subType: 'approve' | 'invite' = 'approve') =>
     ({ ...notice(selfId), notice_type: 'group_increase', group_id: group, user_id: user, operator_id: operator, sub_type: subType }),
+  /**
+   * A reaction to message `message` (NapCat: event/notice/OB11MsgEmojiLikeEvent.ts, built in api/group.ts
+   * createGroupEmojiLikeEvent): one like of `count` (NapCat sends 1), `emoji_id` a string; `user_id` 0 when unknown.
+   */
+  groupMsgEmojiLike: (selfId: number, group: number, user: number, message: number, emojiId: string, add = true, count = 1) =>
+    ({ ...notice(selfId), group_id: group, user_id: user, notice_type: 'group_msg_emoji_like', message_id: message, likes: [{ emoji_id: emojiId, count }], is_add: add }),
   groupDecrease: (selfId: number, group: number, user: number, operator: number, subType: 'leave' | 'kick' | 'kick_me' | 'disband' = 'leave') =>
     ({ ...notice(selfId), notice_type: 'group_decrease', group_id: group, user_id: user, operator_id: operator, sub_type: subType }),
 }

@@ -268,6 +268,17 @@ export class FakeNapCat {
     return event
   }
 
+  /**
+   * A reaction `emoji` (QQ's emoji id, a string) by `user` (0: NapCat did not say) to message `message` of
+   * `group`. As api/group.ts createGroupEmojiLikeEvent: no notice when NapCat does not find the message.
+   */
+  async emojiLike(o: { group: number; message: number; emoji: string; user?: number; add?: boolean; count?: number }): Promise<any> {
+    if (!this.byId.has(o.message)) return undefined
+    const event = notices.groupMsgEmojiLike(this.selfId, o.group, o.user ?? 0, o.message, o.emoji, o.add ?? true, o.count ?? 1)
+    await this.push(event)
+    return event
+  }
+
   /** A mute of `user` (default the bot; 0 for the whole group) for `duration` seconds, or its end (`lift: true`). */
   async ban(o: { group: number; user?: number; operator?: number; duration?: number; lift?: boolean }): Promise<any> {
     const event = notices.groupBan(this.selfId, o.group, o.user ?? this.selfId, o.operator ?? 1, o.lift ? 0 : o.duration ?? 600, o.lift ? 'lift_ban' : 'ban')
