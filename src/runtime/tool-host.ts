@@ -61,6 +61,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
+    own: target => ({ sentAt: id => side.channels.sentAt(id, target.channel) }),
     ...(side.elements ? { elements: side.elements } : {}),
     async deliver(target, content) {
       let ids: string[]
@@ -71,7 +72,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
         side.sendFailed?.()
         throw e
       }
-      side.channels.rememberSent(ids)
+      side.channels.rememberSent(ids, { channel: target.channel, at: clock.now() })
       return ids
     },
     showTyping(target) {
