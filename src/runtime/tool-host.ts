@@ -108,7 +108,8 @@ function sendRefs(side: HostSide, target: SendTarget, entries: readonly Entry[])
   const face = side.platform.knowsFace
   return {
     direct: isDirectKey(target.channel),
-    message: id => known().messages.has(id) || side.channels.sentByBot(id),
+    // the bot's own sends of this channel only: an id of another conversation points nowhere here (SPEC §23)
+    message: id => known().messages.has(id) || side.channels.sentAt(id, target.channel) !== undefined,
     member: id => id === selfId || known().people.has(id),
     ...(face ? { face: attrs => face.call(side.platform, attrs) } : {}),
   }
