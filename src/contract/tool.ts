@@ -109,6 +109,8 @@ export interface TurnState {
   readonly owners?: OwnerBook
   /** Elements of parts delivered this turn, by tag: send_message holds each capped one to its part's cap (`stickers.maxPerTurn`, SPEC §19). */
   elementsSent?: Record<string, number>
+  /** keys elements marked in this turn (one poke per person, SPEC §23) */
+  outboundMarks?: Set<string>
   /** When the last message of this turn went out (ms); typing credit counts from here. */
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */

@@ -4,12 +4,15 @@
 import type { Entry, TranscriptEntry } from './entries'
 import { maskRecalled } from './recalled'
 import { unheardVoices, withVoiceHeard } from './voice-line'
+import { markUnsent } from './unsent'
 
-const amends = (e: Entry) => e.type === 'recalled' || e.type === 'transcript'
+const amends = (e: Entry) => e.type === 'recalled' || e.type === 'transcript' || e.type === 'unsent'
 
 export class FactAmendments {
   /** ids of recalled messages */
   private recalled = new Set<string>()
+  /** ids of the bot's own messages it took back (SPEC §23) */
+  private unsent = new Set<string>()
   /** transcripts by the voice's URL */
   private heard = new Map<string, TranscriptEntry>()
 
@@ -19,13 +22,14 @@ export class FactAmendments {
   }
 
   get any(): boolean {
-    return this.recalled.size > 0 || this.heard.size > 0
+    return this.recalled.size > 0 || this.heard.size > 0 || this.unsent.size > 0
   }
 
   /** Learns the amendments among `entries` and applies all it knows to their facts, in place. */
   apply(entries: Entry[]): void {
     for (const e of entries) if (e.type === 'transcript') this.heard.set(e.url, e)
     maskRecalled(entries, this.recalled)
+    markUnsent(entries, this.unsent)
     if (!this.heard.size) return
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]
@@ -41,6 +45,7 @@ export class FactAmendments {
 
   clear(): void {
     this.recalled.clear()
+    this.unsent.clear()
     this.heard.clear()
   }
 }

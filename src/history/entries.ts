@@ -104,6 +104,8 @@ export type Entry =
   | { type: 'shown'; at: number; ids: string[] }
   /** The platform says the message `id` was recalled (SPEC §19); the fact stays stored, the model no longer reads it. */
   | { type: 'recalled'; at: number; id: string }
+  /** The bot took back its own message `id` (SPEC §23); the step stays stored, the model reads "[you unsent this]" there. */
+  | { type: 'unsent'; at: number; id: string }
   /** What a voice message said (SPEC §20): the fact with the voice `url` reads it from then on (history/amendments.ts). */
   | TranscriptEntry
   /** A model call that failed, in the server's own words (SPEC §11); never shown to the model. */

@@ -46,6 +46,7 @@ export function entryProblem(v: unknown): string | undefined {
     case 'declined': return isString(v.reason) && isString(v.why) ? undefined : 'a declined wake without reason or why'
     case 'failure': return isNumber(v.turn) && isString(v.model) && isString(v.error) ? undefined : 'a failure without turn, model or error'
     case 'recalled': return isString(v.id) ? undefined : 'a recalled entry without the id'
+    case 'unsent': return isString(v.id) ? undefined : 'an unsent entry without the id'
     case 'transcript': {
       const m = v.message
       if (!isString(v.url) || !isObject(m) || !isString(m.id) || !isString(m.channel) || !isObject(m.user)) return 'a transcript without url or message'

@@ -8,7 +8,8 @@ import { httpGet } from '../resources/schemes/http-fetch'
 import { ReplyContexts } from './adapters/qq/reply-context'
 import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
-import { allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/capabilities'
+import { actsOf, allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/capabilities'
+import { pokeOn, reactOn, unsendOn } from './presence/acts'
 import { vitsSpeak } from './presence/vits'
 import { platformOf } from '../claims/bot-id'
 import { withoutUrls } from '../util/without-urls'
@@ -60,6 +61,10 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
     speak: (text, speaker) => vitsSpeak(ctx, text, speaker),
     voiceFormat: id => voiceFormatOf(platformOf(id)),
     proactive: id => allowsProactive(platformOf(id)),
+    acts: id => actsOf(platformOf(id)),
+    react: (id, target, messageId, reaction) => worded(log, 'a reaction', id, reactOn(bot(id), target, messageId, reaction)),
+    poke: (id, target, userId) => worded(log, 'a poke', id, pokeOn(bot(id), target, userId)),
+    unsend: (id, target, messageId) => worded(log, 'an unsend', id, unsendOn(bot(id), target, messageId)),
     async typing(id, channel) {
       // Satori has no typing API; these adapters expose one through their internal client.
       const b = bot(id)
@@ -83,6 +88,17 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
       const res = await httpGet(url, { allowPrivate, timeoutMs, maxBytes, signal })
       return { data: res.data, mediaType: res.mediaType }
     },
+  }
+}
+
+/** An act the platform refused, thrown again in its own words (a code of ours kept). */
+async function worded(log: Logger, what: string, id: string, act: Promise<void>): Promise<void> {
+  try {
+    await act
+  } catch (e: any) {
+    const words = platformWords(e)
+    log.warn('%s of bot %s was refused: %s', what, id, words)
+    throw Object.assign(new Error(words), e?.code === 'not_supported' ? { code: e.code } : {})
   }
 }
 

@@ -22,7 +22,8 @@ const PEOPLE = 5000
 
 export class ChannelMemory {
   private channels = new LRUCache<string, Heard>({ max: CHANNELS })
-  private sent = new LRUCache<string, true>({ max: SENT_IDS })
+  /** its own sends: where and when (an unsend's window, SPEC §23) */
+  private sent = new LRUCache<string, { channel?: string; at?: number }>({ max: SENT_IDS })
   /** the names people wrote under, for notices that carry only an id (a poke) */
   private people = new LRUCache<string, string>({ max: PEOPLE })
 
@@ -55,8 +56,14 @@ export class ChannelMemory {
     return this.channels.get(key(bot, channel))?.latest
   }
 
-  rememberSent(ids: readonly string[] | undefined): void {
-    for (const id of ids ?? []) this.sent.set(id, true)
+  rememberSent(ids: readonly string[] | undefined, where: { channel?: string; at?: number } = {}): void {
+    for (const id of ids ?? []) this.sent.set(id, where)
+  }
+
+  /** When the bot sent `id` in `channel` (ms), while this runtime remembers it. */
+  sentAt(id: string, channel: string): number | undefined {
+    const s = this.sent.get(id)
+    return s?.channel === channel ? s.at : undefined
   }
 
   sentByBot(id: string): boolean {

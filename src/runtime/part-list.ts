@@ -8,5 +8,6 @@ import { recallPart } from '../recall/part'
 import { initiativePart } from '../initiative/part'
 import { stickersPart } from '../stickers/part'
 import { voicePart } from '../voice/part'
+import { actsPart } from '../acts/part'
 
-export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart] as const
+export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart] as const

@@ -61,6 +61,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
+    own: target => ({ sentAt: id => side.channels.sentAt(id, target.channel) }),
     ...(side.elements ? { elements: side.elements } : {}),
     async deliver(target, content) {
       let ids: string[]
@@ -71,7 +72,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
         side.sendFailed?.()
         throw e
       }
-      side.channels.rememberSent(ids)
+      side.channels.rememberSent(ids, { channel: target.channel, at: clock.now() })
       return ids
     },
     showTyping(target) {
@@ -107,7 +108,8 @@ function sendRefs(side: HostSide, target: SendTarget, entries: readonly Entry[])
   const face = side.platform.knowsFace
   return {
     direct: isDirectKey(target.channel),
-    message: id => known().messages.has(id) || side.channels.sentByBot(id),
+    // the bot's own sends of this channel only: an id of another conversation points nowhere here (SPEC §23)
+    message: id => known().messages.has(id) || side.channels.sentAt(id, target.channel) !== undefined,
     member: id => id === selfId || known().people.has(id),
     ...(face ? { face: attrs => face.call(side.platform, attrs) } : {}),
   }

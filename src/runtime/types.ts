@@ -1,5 +1,6 @@
 // What the runtime needs from the chat platform; the Koishi edge implements it.
 import type { SpeechPlatform } from '../voice/types'
+import type { ActsPlatform } from '../part/platform'
 
 /** A message people sent, as a send may answer it (QQ's official API needs it for a passive reply). */
 export interface InboundRef {
@@ -22,7 +23,8 @@ export interface OutboundMessage {
   replyTo?: InboundRef
 }
 
-export interface Platform {
+/** the acts of SPEC §23 (react, poke, unsend) where the platform has them */
+export interface Platform extends ActsPlatform {
   isOnline(bot: string): boolean
   /** Sends one platform message; resolves with its ids, throws with the platform's reason. */
   send(message: OutboundMessage): Promise<string[]>

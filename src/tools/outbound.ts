@@ -3,6 +3,7 @@
 // the part is off) and, when on, how such an element is made ready before the message goes out,
 // its per-turn cap and the lines it adds to send_message's description. send_message knows no part.
 import type h from '@satorijs/element'
+import type { SendRefs } from './send-refs'
 
 /** Why an element was left out: `code` for programs, `message` for the mind. */
 export interface OutboundDrop {
@@ -28,6 +29,11 @@ export interface OutboundReady {
   url?: string
   /** once its message is in the chat (a sticker's use) */
   sent?(): void
+  /**
+   * an act (SPEC §23: a reaction, a poke, an unsend): made once its message is sent, or in its place
+   * when the message holds only acts; answers why it could not be made (the platform's words)
+   */
+  act?(): Promise<OutboundDrop | undefined>
 }
 
 /** Left out, with what stays in its place (a voice's words as text). */
@@ -38,12 +44,35 @@ export interface OutboundLeftOut {
 
 export type OutboundResult = OutboundReady | OutboundLeftOut
 
+/** Where a send goes, as the platform names it: what an act needs to find the chat. */
+export interface OutboundTarget {
+  /** the channel key ('group:123', 'private:456') */
+  channel: string
+  guildId?: string
+  /** the platform's own channel id, when it is not the key's */
+  rawChannel?: string
+}
+
+/** The bot's own messages in the channel of a send (SPEC §23 unsending), read when asked. */
+export interface OwnSends {
+  /** when the bot sent message `id` in this channel (ms); undefined: not its own message here, or forgotten */
+  sentAt(id: string): number | undefined
+}
+
 /** What a send to `bot` gives an element's resolution. */
 export interface OutboundSend {
   bot: string
   signal?: AbortSignal
   /** ToolCallContext.paid: asked before a paid request (speech) is made; throws past a program's limit (SPEC §22) */
   paid?(what: string): void
+  /** where the message goes (absent outside a conversation's send) */
+  target?: OutboundTarget
+  /** what a message there may point at: ids the mind saw, members who wrote */
+  refs?: SendRefs
+  /** the bot's own sends there, with their times */
+  own?: OwnSends
+  /** true the first time `key` is asked in this turn, false after (one poke per person per turn) */
+  firstInTurn?(key: string): boolean
 }
 
 /** How a part that is on serves its tag. */
@@ -51,8 +80,11 @@ export interface OutboundServer {
   readonly tag: string
   /** lines of send_message's description while it is served */
   readonly lines?: string
-  /** how many one turn may send (code holds it; the model only proposes), and the drop past it */
-  readonly perTurn?: { cap: number; over: OutboundDrop }
+  /**
+   * how many one turn may send (code holds it; the model only proposes), and the drop past it;
+   * `key`: the count it shares with other tags (the acts count together), else its tag's own
+   */
+  readonly perTurn?: { cap: number; over: OutboundDrop; key?: string }
   /** why `el` cannot go out, told before the turn's cap (a wrong name is as wrong next turn) */
   refuse?(el: h): OutboundDrop | undefined
   /** `el` made ready; never throws (a failure is a drop) */

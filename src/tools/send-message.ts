@@ -10,11 +10,13 @@ import { readMessage, type Dropped } from './send-elements'
 import DESCRIPTION from './send-message.txt'
 import { checkRefs } from './send-refs'
 import { resolveSources } from './send-sources'
-import { outboundBudget, outboundSent, resolveOutbound, type OutboundOutcome } from './send-outbound'
+import { outboundBudget, outboundSent, resolveOutbound, type OutboundAct, type OutboundOutcome } from './send-outbound'
+import type { OutboundSend } from './outbound'
 import { turnScope } from '../contract/turn-scope'
 
-const RESULT_TYPE = `{ ok: true, ids: string[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
-  + ` | { ok: false, error: { name: string, message: string }, sent: string[], failedAt: number }`
+// `null` stands for a message that held only acts (SPEC §23): nothing was sent in its place
+const RESULT_TYPE = `{ ok: true, ids: (string | null)[], dropped?: { src: string, code: string, message: string }[], voices?: string[] }`
+  + ` | { ok: false, error: { name: string, message: string }, sent: (string | null)[], failedAt: number }`
 
 const targetSchema = z.object({
   channel: z.string().min(1).describe('channel key as shown in a [channel ...] header'),
@@ -41,8 +43,8 @@ export type SendMessageInput = z.infer<typeof crossSchema>
 export type { Dropped }
 /** `voices`: the asset:// URLs of the voice messages delivered (SPEC §20), in order */
 export type SendMessageResult =
-  | { ok: true; ids: string[]; dropped?: Dropped[]; voices?: string[] }
-  | { ok: false; error: { name: string; message: string }; sent: string[]; failedAt: number; dropped?: Dropped[]; voices?: string[] }
+  | { ok: true; ids: (string | null)[]; dropped?: Dropped[]; voices?: string[] }
+  | { ok: false; error: { name: string; message: string }; sent: (string | null)[]; failedAt: number; dropped?: Dropped[]; voices?: string[] }
 
 class SendError extends Error {
   constructor(readonly kind: string, message: string, readonly index = 0) {
@@ -93,7 +95,7 @@ export function sendMessageTool(host: ToolHost): Tool<SendMessageInput, SendMess
 
 async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost): Promise<SendMessageResult> {
   const dropped: Dropped[] = []
-  const sent: string[] = []
+  const sent: (string | null)[] = []
   const voices: string[] = []
   let index = 0
   // people writing while it types stop the messages not yet sent (SPEC §15 `yield`)
@@ -110,8 +112,17 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
     // Parse and resolve everything first: bad input fails before anything is sent.
     const prepared = await prepare(input, ctx, host, target, dropped)
     for (let n = 0; n < prepared.length; n++) {
-      const { content, text, at, outbound, speechMs, spoken } = prepared[n]
+      const { content, text, at, outbound, speechMs, spoken, acts } = prepared[n]
       index = at
+      // a message of acts only is no chat message: no pause, no send, `null` in its place (SPEC §23)
+      if (!content) {
+        if (ctx.signal.aborted) throw new SendError('SendFailed', `not made: the call was aborted (${abortReason(ctx.signal)})`, at)
+        sent.push(null)
+        await makeActs(acts, dropped)
+        outboundSent(outbound, ctx.turn)
+        ctx.progress?.(n + 1)
+        continue
+      }
       // a voice message's pause is its speech: the time it takes to say it
       let delay = speechMs || typingDelay(text, host.typing, () => host.random())
       // The model's thinking since the wake-up (or the last message) counts as typing.
@@ -134,6 +145,8 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       ctx.turn.lastSpokeAt = host.now()
       // a part's element counts against the turn's cap, and as used (a sticker's uses), once it is in the chat
       outboundSent(outbound, ctx.turn)
+      // acts after their message is in the chat: an unsend may name what was just sent
+      await makeActs(acts, dropped)
       ctx.progress?.(n + 1)
     }
     return { ok: true, ids: sent, ...dropped.length ? { dropped } : {}, ...voices.length ? { voices } : {} }
@@ -151,7 +164,18 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
   }
 }
 
-interface Prepared { content: string; text: string; at: number; outbound: Pick<OutboundOutcome, 'tags' | 'sent'>; speechMs: number; spoken: string[] }
+/** `content` empty: the message holds only acts */
+interface Prepared {
+  content: string; text: string; at: number; outbound: Pick<OutboundOutcome, 'tags' | 'sent'>; speechMs: number; spoken: string[]; acts: OutboundAct[]
+}
+
+/** The acts of a sent message, in order; one the platform refuses is reported in `dropped` and the rest go on. */
+async function makeActs(acts: readonly OutboundAct[], dropped: Dropped[]): Promise<void> {
+  for (const a of acts) {
+    const refused = await a.act().catch((e: any) => ({ code: 'send_failed', message: String(e?.message ?? e) }))
+    if (refused) dropped.push({ src: a.src, ...refused })
+  }
+}
 
 /**
  * Every message parsed, its references checked, its stickers and media resolved. A message left
@@ -161,21 +185,33 @@ interface Prepared { content: string; text: string; at: number; outbound: Pick<O
 async function prepare(input: SendMessageInput, ctx: ToolCallContext, host: ToolHost, target: SendTarget, dropped: Dropped[]): Promise<Prepared[]> {
   const prepared: Prepared[] = []
   const budget = outboundBudget(host.elements, ctx.turn)
-  const send = { bot: target.bot, signal: ctx.signal, paid: ctx.paid }
+  const refs = host.refs?.(target)
+  const { bot, channel, guildId, rawChannel } = target
+  const send: OutboundSend = {
+    bot, signal: ctx.signal, paid: ctx.paid, target: { channel, guildId, rawChannel }, refs, own: host.own?.(target),
+    firstInTurn(key) {
+      const marks = ctx.turn.outboundMarks ??= new Set()
+      return !marks.has(key) && !!marks.add(key)
+    },
+  }
   for (let index = 0; index < input.messages.length; index++) {
     try {
       const raw = input.messages[index]
       const parsed = input.mode === 'text' ? [h.text(raw)] : readMessage(raw, dropped, host.elements)
-      const refs = input.mode === 'text' ? undefined : host.refs?.(target)
-      const outbound = await resolveOutbound(refs ? checkRefs(parsed, refs, dropped) : parsed, host.elements, budget, send, dropped)
+      const checked = refs && input.mode !== 'text' ? checkRefs(parsed, refs, dropped) : parsed
+      const outbound = await resolveOutbound(checked, host.elements, budget, send, dropped)
       const elements = await resolveSources(outbound.elements, host, dropped, ctx.signal, turnScope(ctx.turn))
+      if (isEmpty(elements) && outbound.acts.length) {
+        prepared.push({ content: '', text: '', at: index, outbound, speechMs: 0, spoken: [], acts: outbound.acts })
+        continue
+      }
       if (isEmpty(elements) && outbound.lastDropped) {
         outbound.lastDropped.message += ` (message ${index} had nothing else, so it was not sent)`
         continue
       }
       if (isEmpty(elements)) throw new SendError('InvalidMessage', `message ${index} is empty${dropped.length ? ' after its media were dropped' : ''}`, index)
       prepared.push({ content: elements.join(''), text: visibleText(elements), at: index, outbound,
-        speechMs: Math.round(outbound.seconds * 1000), spoken: outbound.urls })
+        speechMs: Math.round(outbound.seconds * 1000), spoken: outbound.urls, acts: outbound.acts })
     } catch (e: any) {
       throw e instanceof SendError ? e : new SendError('SendFailed', e?.message ?? String(e), index)
     }

@@ -17,7 +17,9 @@ export type OutboundBudget = Map<string, number>
 /** What this turn may still send of each capped tag (its cap less those delivered in the turn). */
 export function outboundBudget(table: OutboundElements | undefined, turn: TurnState): OutboundBudget {
   const budget: OutboundBudget = new Map()
-  for (const s of table?.servers ?? []) if (s.perTurn) budget.set(s.tag, Math.max(0, s.perTurn.cap - (turn.elementsSent?.[s.tag] ?? 0)))
+  for (const s of table?.servers ?? []) {
+    if (s.perTurn) budget.set(countOf(s), Math.max(0, s.perTurn.cap - (turn.elementsSent?.[countOf(s)] ?? 0)))
+  }
   return budget
 }
 
@@ -29,14 +31,25 @@ export function outboundSent(outcome: Pick<OutboundOutcome, 'tags' | 'sent'>, tu
   for (const told of outcome.sent) told()
 }
 
+/** what a server's elements count under: its shared key (the acts) or its tag */
+const countOf = (s: OutboundServer) => s.perTurn?.key ?? s.tag
+
+/** An act of the message (SPEC §23), made once the message is sent. */
+export interface OutboundAct {
+  src: string
+  act(): Promise<OutboundDrop | undefined>
+}
+
 export interface OutboundOutcome {
   elements: h[]
   /** seconds of speech in the message */
   seconds: number
   /** what was kept of the message's made elements, in order */
   urls: string[]
-  /** tags made ready, in order: counted for the turn once the message is delivered */
+  /** tags made ready (or their shared count's key), in order: counted for the turn once the message is delivered */
   tags: string[]
+  /** acts to make once the message is sent, in order */
+  acts: OutboundAct[]
   /** told once the message is delivered */
   sent: (() => void)[]
   /** the report of the last element left out with nothing in its place, if any */
@@ -47,7 +60,7 @@ export interface OutboundOutcome {
 export async function resolveOutbound(
   elements: h[], table: OutboundElements | undefined, budget: OutboundBudget, send: OutboundSend, dropped: OutboundDropped[],
 ): Promise<OutboundOutcome> {
-  const outcome: OutboundOutcome = { elements, seconds: 0, urls: [], tags: [], sent: [] }
+  const outcome: OutboundOutcome = { elements, seconds: 0, urls: [], tags: [], sent: [], acts: [] }
   if (!table || !elements.some(function has(el: h): boolean { return !!table.tag(el.type) || !!el.children?.some(has) })) return outcome
   outcome.elements = await walk(elements, { table, budget, send, dropped, outcome })
   return outcome
@@ -82,7 +95,8 @@ async function walk(elements: h[], w: Walk): Promise<h[]> {
     w.outcome.seconds += result.seconds ?? 0
     if (result.url) w.outcome.urls.push(result.url)
     if (result.sent) w.outcome.sent.push(result.sent)
-    w.outcome.tags.push(el.type)
+    if (result.act) w.outcome.acts.push({ src: shown(el), act: result.act })
+    w.outcome.tags.push(server ? countOf(server) : el.type)
   }
   return out
 }
@@ -91,12 +105,12 @@ async function walk(elements: h[], w: Walk): Promise<h[]> {
 async function made(el: h, server: OutboundServer, w: Walk): Promise<OutboundResult> {
   const refused = server.refuse?.(el)
   if (refused) return { dropped: refused }
-  const left = w.budget.get(el.type)
+  const left = w.budget.get(countOf(server))
   if (server.perTurn && left !== undefined && left <= 0) return { dropped: server.perTurn.over }
   const result = await server.resolve(el, w.send).catch((e: any): OutboundResult => ({
     dropped: { code: e?.code ?? 'send_failed', message: `<${el.type}> could not be made ready: ${e?.message ?? e}` },
   }))
-  if (!('dropped' in result) && left !== undefined) w.budget.set(el.type, left - 1)
+  if (!('dropped' in result) && left !== undefined) w.budget.set(countOf(server), left - 1)
   return result
 }
 
@@ -111,7 +125,7 @@ function wordsOf(el: h): string {
 }
 
 /** the element as the mind wrote it, clipped, for `dropped` */
-function shown(el: h): string {
+export function shown(el: h): string {
   const text = wordsOf(el)
   if (!text) return h(el.type, el.attrs).toString().slice(0, 120)
   return `<${el.type}>${text.length > 80 ? `${text.slice(0, 80)}…` : text}</${el.type}>`

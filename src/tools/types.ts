@@ -11,7 +11,7 @@ import type { Logger } from '../util/logger'
 import type { ReadScope, SchemeHandler } from '../resources/types'
 import type { Tool, WaitDeclaration } from '../contract/tool'
 import type { SendRefs } from './send-refs'
-import type { OutboundElements } from './outbound'
+import type { OutboundElements, OwnSends } from './outbound'
 
 /** Returns undefined when the scheme does not apply to this runtime (e.g. http when disabled). */
 export type SchemeFactory = (runtime: RuntimeView) => SchemeHandler | undefined
@@ -68,6 +68,8 @@ export interface ToolHost {
   isOnline(bot: string): boolean
   /** what a message to `target` may point at: quotes, mentions, faces (SPEC §19); absent: unchecked */
   refs?(target: SendTarget): SendRefs
+  /** the bot's own sends to `target`, with their times (unsending, SPEC §23); absent: none known */
+  own?(target: SendTarget): OwnSends
   /** the elements parts serve (`<sticker>`, `<voice>`: outbound.ts); absent: none */
   elements?: OutboundElements
   deliver(target: SendTarget, content: string): Promise<string[]>

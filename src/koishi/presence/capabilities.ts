@@ -10,6 +10,8 @@ import { QQ_FACTS } from '../adapters/qq/facts'
 import { platformOf } from '../../claims/bot-id'
 import { sectionOf } from '../../part/section-config'
 import { voicePart } from '../../voice/part'
+import { actsPart } from '../../acts/part'
+import type { PlatformActs } from '../../part/platform'
 
 export type { CapabilityName } from '../adapters/platform-facts'
 
@@ -24,6 +26,8 @@ function plainPlatform(label: string, history: true | string, short = label): Pl
     has: {
       history, stickerMark: not('stickers are sent as images'), voice: true, poke: not('no pokes'), muteNotices: not('no ban notices'),
       faces: not('faces are sent as text'), passiveReplies: 'not needed: every message may be sent', proactive: true,
+      // Satori's createReaction / deleteMessage, which these adapters implement
+      react: true, pokeOut: not('no pokes'), unsend: true,
     },
   }
 }
@@ -32,14 +36,29 @@ const BY_PLATFORM: Record<string, PlatformFacts> = {
   onebot: ONEBOT_FACTS,
   qq: QQ_FACTS,
   discord: plainPlatform('Discord', true),
-  telegram: plainPlatform('Telegram', 'Telegram: bots cannot read the history'),
+  telegram: { ...plainPlatform('Telegram', 'Telegram: bots cannot read the history'), unsendWindowMs: 48 * 3600_000 },
+  kook: plainPlatform('KOOK', true),
 }
 
 const SANDBOX = plainPlatform("Koishi's sandbox", 'sandbox: no history to pull', 'sandbox')
 
 const UNKNOWN: PlatformFacts = {
   label: '',
-  has: { history: true, proactive: true, voice: true, passiveReplies: 'not needed: every message may be sent' },
+  has: { history: true, proactive: true, voice: true, passiveReplies: 'not needed: every message may be sent', react: true, unsend: true },
+}
+
+/** The acts of SPEC §23 the platform has (an unknown one: Satori's reaction and delete calls, if its adapter has them). */
+export function actsOf(platform: string): PlatformActs {
+  const facts = factsOf(platform)
+  const has = (name: CapabilityName) => facts.has[name] ?? `${facts.label || platform}: not known to work`
+  return {
+    react: has('react'), poke: has('pokeOut'), unsend: has('unsend'),
+    ...(facts.unsendWindowMs !== undefined ? { unsendWindowMs: facts.unsendWindowMs } : {}),
+  }
+}
+
+function factsOf(platform: string): PlatformFacts {
+  return BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
 }
 
 /** The adapter knows faces (`<face>` out) on this platform. */
@@ -71,14 +90,20 @@ export function needsPassiveReplies(platform: string): boolean {
 export function capabilitiesOf(bot: string, profile: ProfileConfig): CapabilityLine & { platform: string; features: Capability[] } {
   const platform = platformOf(bot)
   // the console's sandbox bots are `sandbox:<page>:<name>`
-  const facts = BY_PLATFORM[platform] ?? (platform === 'sandbox' ? SANDBOX : { ...UNKNOWN, label: platform })
+  const facts = factsOf(platform)
   const voice = sectionOf(voicePart.section, profile)
+  const acts = sectionOf(actsPart.section, profile)
   const config: Partial<Record<CapabilityName, string | undefined>> = {
     history: profile.history?.pull === false ? 'off in the config (history.pull)' : undefined,
     poke: profile.wake.poke === false ? 'off in the config (wake.poke)' : undefined,
     voice: voice.stt || voice.tts ? undefined : 'off in the config (voice.stt, voice.tts)',
+    react: acts.react ? undefined : 'off in the config (acts.react)',
+    pokeOut: acts.poke ? undefined : 'off in the config (acts.poke)',
+    unsend: acts.unsend ? undefined : 'off in the config (acts.unsend)',
   }
-  const names: CapabilityName[] = ['history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces']
+  const names: CapabilityName[] = [
+    'history', 'stickerMark', 'voice', 'poke', 'muteNotices', 'passiveReplies', 'proactive', 'faces', 'react', 'pokeOut', 'unsend',
+  ]
   const features = names.map((name): Capability => {
     const has = facts.has[name]
     if (has !== true) return { name, on: false, why: has ?? `${facts.label || platform}: not known to work` }

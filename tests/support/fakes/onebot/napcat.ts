@@ -14,6 +14,7 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { groupMessageEvent, Ids, MessageDescription, meta, notices, OB11Message, privateMessageEvent, Role } from './events'
 import { normalizeMessage, Segment, seg } from './segments'
 import { until } from '../../app-waits'
+import { actHandlers, type EmojiLike, type Poke } from './acts'
 
 // Captured at load: tests install @sinonjs/fake-timers, and the fake's own waiting keeps real time.
 const realSetTimeout = globalThis.setTimeout
@@ -78,6 +79,8 @@ export interface FakeNapCatOptions {
   heartbeatMs?: number
   /** most messages a history call returns (the count asked for is capped at this) */
   historyMax?: number
+  /** NapCat's packet backend is there (pokes need it); default true */
+  packet?: boolean
 }
 
 /** A message a test describes: `segments`, or `text` for one text segment; `deliver: false` stores it without posting it. */
@@ -108,6 +111,12 @@ export class FakeNapCat {
   readonly friends = new Set<number>()
   /** forwarded messages by forward id, for get_forward_msg */
   readonly forwards = new Map<string, OB11Message[]>()
+  /** set_msg_emoji_like calls NapCat carried out (acts.ts) */
+  readonly emojiLikes: EmojiLike[] = []
+  /** pokes NapCat sent (group_poke, friend_poke, send_poke) */
+  readonly pokes: Poke[] = []
+  /** message ids taken back through delete_msg */
+  readonly deleted: number[] = []
   private history = new Map<string, OB11Message[]>()
   private byId = new Map<number, OB11Message>()
   private recalled = new Set<number>()
@@ -120,7 +129,7 @@ export class FakeNapCat {
   private readonly options: Required<Omit<FakeNapCatOptions, 'token'>> & { token?: string }
 
   private constructor(private readonly server: Server, o: FakeNapCatOptions) {
-    this.options = { selfId: 10001, nickname: 'Neko', heartbeatMs: 30000, historyMax: 50, ...o }
+    this.options = { selfId: 10001, nickname: 'Neko', heartbeatMs: 30000, historyMax: 50, packet: true, ...o }
     this.selfId = this.options.selfId
     this.nickname = this.options.nickname
     this.wss = new WebSocketServer({ server })
@@ -548,13 +557,10 @@ export class FakeNapCat {
       if (!m || this.recalled.has(m.message_id)) throw new Error('消息不存在')
       return { ...m, emoji_likes_list: [] }
     },
-    delete_msg: p => {
-      this.require(p, 'message_id')
-      const m = this.byId.get(Number(p.message_id))
-      if (!m || this.recalled.has(m.message_id)) throw new Error('Recall failed')
-      this.recalled.add(m.message_id)
-      return null
-    },
+    ...actHandlers({
+      selfId: () => this.selfId, packet: () => this.options.packet, message: id => this.byId.get(id), recalled: this.recalled,
+      role: (g, u) => this.members.get(g)?.get(u)?.role, emojiLikes: this.emojiLikes, pokes: this.pokes, deleted: this.deleted,
+    }),
     get_group_msg_history: p => { this.require(p, 'group_id'); return this.page(`group:${Number(p.group_id)}`, p) },
     get_friend_msg_history: p => {
       this.require(p, 'user_id')

@@ -1,0 +1,34 @@
+// The acts of SPEC §23 on QQ's official API, through the real @satorijs/adapter-qq 4.11 against the fake
+// QQ server (tests/support/fakes/qq/): a group bot has no reactions (QQBot has no createReaction; only
+// the guild bot does), so the reaction is dropped with a code and the text still goes as a passive reply.
+import { expect } from 'chai'
+import { QQHarness } from '../support/qq-harness'
+import { toolResultsOf } from '../support/fake-openai'
+import { call } from '../support/harness'
+
+describe('acts through QQ\'s official API (SPEC §23)', function () {
+  this.timeout(20000)
+  let h: QQHarness
+  afterEach(() => h?.stop())
+
+  it('a reaction is dropped with not_supported and the text is still sent as a passive reply to the message', async () => {
+    h = await QQHarness.start()
+    let asked = ''
+    h.server.script(req => {
+      // the mind reacts to the message it was woken by: its id is the #id of its line
+      asked = /#(\S+?)[\]\s)]/.exec(JSON.stringify(req.body))?.[1] ?? ''
+      return { toolCalls: [call('send_message', { messages: [`glad to hear <react emoji="👍" to="${asked}"/>`], continue: true })] }
+    }).fallback({ toolCalls: [call('finish', {})] })
+    const g = h.qq.groupAt({ group: 'G1', member: 'M1', content: ' I passed' })
+    await h.server.waitForRequests(2)
+    await h.settled()
+    const [out] = h.qq.outbound
+    expect(out).to.deep.include({ kind: 'passive', chat: 'G1' })
+    expect(out.body).to.deep.include({ content: 'glad to hear ', msg_id: g.id })
+    const [result] = toolResultsOf(h.server.requests[1]).map(t => JSON.parse(t.content))
+    expect(result.ok).to.equal(true)
+    expect(result.dropped.map((d: any) => d.code)).to.deep.equal(['not_supported'])
+    expect(result.dropped[0].message).to.include('no reactions')
+    expect(h.qq.outbound).to.have.length(1)
+  })
+})
