@@ -26,6 +26,7 @@ import { providerCache } from './provider-cache'
 import { initiative } from './initiative'
 import { sendElements } from './send-elements'
 import { budgets } from './budgets'
+import { acts } from './acts'
 import { reactions } from './reactions'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
@@ -55,6 +56,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['23', 'trust (SPEC §22)', sendElements],
   ['24', 'budgets (SPEC §22)', budgets],
   ['25', 'reactions people add (SPEC §23)', reactions],
+  ['26', 'acts (SPEC §23)', acts],
 ]
 
 async function main() {
