@@ -22,7 +22,7 @@ async function writeHome(home: string): Promise<void> {
     type: 'fact', at: t, wake: 'name:neko',
     fact: { id, at: t, bot: BOT, channel: KEY, direct: false, user: { id: who, name: who === 'alice' ? 'Alice' : 'Bo' }, content },
   })
-  const send = (t: number, turn: number, id: string, messages: string[], value: object): Entry => ({
+  const send = (t: number, turn: number, id: string, messages: string[], value: any): Entry => ({
     type: 'step', at: t, turn, usage: { model: 'main', latencyMs: 900, promptTokens: 800, completionTokens: 30 },
     messages: [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'send_message', input: { messages } }] },
