@@ -7,6 +7,7 @@ import { addCost, costOf, type PriceOf } from '../usage/cost'
 import type { Entry, LiveStep, ReactionTally } from '../history/entries'
 import { voicesIn } from '../history/voice-line'
 import { displayName, indentContinuation } from '../util/transcript-text'
+import { sentActs } from './sent-acts'
 import { sentVoices } from './sent-voices'
 import type { CallItem, ConversationUsage, FactItem, StepItem, Transcript, TranscriptItem, TurnItem } from './types'
 
@@ -43,6 +44,7 @@ export function transcript(o: TranscriptInput): Transcript {
   const turns = new Map<number, TurnItem>()
   const steps = new Map<string, StepItem>()
   let last: TurnItem | undefined
+  const seen = seenOf(entries)
   for (const e of entries) {
     switch (e.type) {
       case 'fact':
@@ -60,7 +62,7 @@ export function transcript(o: TranscriptInput): Transcript {
         items.push({ kind: 'note', at: e.at, note: e.kind, text: e.text })
         break
       case 'step': {
-        const step = stepItem(e, priceOf, e.type === 'step' && o.live?.at === e.at && entries.at(-1) === e ? o.live.delivered : undefined)
+        const step = stepItem(e, priceOf, seen, e.type === 'step' && o.live?.at === e.at && entries.at(-1) === e ? o.live.delivered : undefined)
         for (const c of step.calls) steps.set(c.id, step)
         items.push(step)
         if (e.usage) addUsage(usage, step, e.at)
@@ -165,8 +167,24 @@ function reactionItem(t: ReactionTally): NonNullable<FactItem['reaction']> {
   return { to: t.to, by: t.by.map(p => p.id ? displayName(p.name, p.id) : '?'), others: t.others, emoji }
 }
 
+/** What the sends' acts are read against (SPEC §23): the messages taken back, the names of those who wrote. */
+interface Seen {
+  unsent: Set<string>
+  nameOf(id: string): string | undefined
+}
+
+function seenOf(entries: readonly Entry[]): Seen {
+  const unsent = new Set<string>()
+  const names = new Map<string, string>()
+  for (const e of entries) {
+    if (e.type === 'unsent') unsent.add(e.id)
+    else if (e.type === 'fact' && !e.fact.notice) names.set(e.fact.user.id, displayName(e.fact.user.name, e.fact.user.id))
+  }
+  return { unsent, nameOf: id => names.get(id) }
+}
+
 /** `live`: the step's calls still run; messages delivered so far by call id */
-function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: Record<string, number>): StepItem {
+function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, seen: Seen, live?: Record<string, number>): StepItem {
   const step: StepItem = {
     kind: 'step', at: e.at, turn: e.turn, calls: [], attachments: [],
     ...(e.usage ?? {}), ...(live ? { live: true } : {}), ...(e.loaded?.length ? { loaded: e.loaded } : {}),
@@ -185,14 +203,14 @@ function stepItem(e: Extract<Entry, { type: 'step' }>, priceOf: PriceOf, live?: 
       else if (p.type === 'reasoning' && p.text.trim()) step.reasoning = (step.reasoning ? step.reasoning + '\n' : '') + p.text
       else if (p.type === 'tool-call') {
         const { toolCallId: id, toolName: name, input } = p
-        step.calls.push(live ? runningCall(id, name, input, live[id] ?? 0) : callItem(id, name, input, results.get(id)))
+        step.calls.push(live ? runningCall(id, name, input, live[id] ?? 0, seen) : callItem(id, name, input, results.get(id), seen))
       }
     }
   }
   return step
 }
 
-function callItem(id: string, tool: string, input: unknown, output: any): CallItem {
+function callItem(id: string, tool: string, input: unknown, output: any, seen: Seen): CallItem {
   const error = output?.type === 'error-text' || output?.type === 'error-json' || output === undefined
   const item: CallItem = { id, tool, input: pretty(input), result: output === undefined ? '(no result)' : resultText(output), error }
   if (tool === 'send_message') {
@@ -203,17 +221,24 @@ function callItem(id: string, tool: string, input: unknown, output: any): CallIt
       messages, delivered: value?.ok === true, ids: Array.isArray(value?.ids) ? value.ids.length : Array.isArray(value?.sent) ? value.sent.length : 0,
       ...(value?.ok === false ? { error: `${value.error?.name ?? 'Error'}: ${value.error?.message ?? ''}` } : error ? { error: item.result } : {}),
       ...(voices.length ? { voices } : {}),
+      ...actsOf(input, value, seen),
     }
   }
   return item
 }
 
+/** a send's messages without their acts, the acts, the messages taken back: only what there is */
+function actsOf(input: unknown, value: unknown, seen: Seen): Partial<NonNullable<CallItem['send']>> {
+  const a = sentActs(input, value, seen.unsent, seen.nameOf)
+  return { messages: a.texts, ...(a.acts.length ? { acts: a.acts } : {}), ...(a.unsent.length ? { unsent: a.unsent } : {}) }
+}
+
 /** A call that still runs: no result yet; a send says how many of its messages are out. */
-function runningCall(id: string, tool: string, input: unknown, delivered: number): CallItem {
+function runningCall(id: string, tool: string, input: unknown, delivered: number, seen: Seen): CallItem {
   const item: CallItem = { id, tool, input: pretty(input), result: '', error: false, running: true }
   if (tool === 'send_message') {
     const messages = Array.isArray((input as any)?.messages) ? (input as any).messages.map(String) : []
-    item.send = { messages, delivered: false, ids: delivered, sending: true }
+    item.send = { messages, delivered: false, ids: delivered, sending: true, ...actsOf(input, undefined, seen) }
   }
   return item
 }

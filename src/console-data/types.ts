@@ -163,8 +163,21 @@ export interface CallItem {
   /** the call still runs (its step is live): no result yet */
   running?: boolean
   /** send_message: what was sent, and whether it was delivered; `sending`: still typing, `ids` delivered so far */
-  send?: { messages: string[]; delivered: boolean; ids: number; error?: string; sending?: boolean; voices?: SentVoice[] }
+  send?: {
+    messages: string[]; delivered: boolean; ids: number; error?: string; sending?: boolean; voices?: SentVoice[]
+    /** the acts of its messages (SPEC §23); `messages` then hold each message's words without them ('' : acts only) */
+    acts?: SentAct[]
+    /** indexes of `messages` the bot took back since */
+    unsent?: number[]
+  }
 }
+
+/** An act the mind wrote in message `message` of a send (SPEC §23); `dropped`: not made, and why. */
+export type SentAct = { message: number; dropped?: { code: string; message: string } } & (
+  | { act: 'react'; emoji: string; to: string }
+  | { act: 'poke'; id: string; name?: string }
+  | { act: 'unsend'; id: string }
+)
 
 /** A voice the mind sent: the words of its `<voice>`, in the message `message` (an index of `messages`; -1: not known). */
 export interface SentVoice extends VoiceItem {
