@@ -17,6 +17,16 @@ const costing = (cost: number) => ({ usage: { prompt_tokens: Math.round(cost * 1
 const say = (text: string, cost = 1, more = true) => ({ toolCalls: [call('send_message', { messages: [text], ...more ? { continue: true } : {} })], ...costing(cost) })
 const mention = (text: string) => `<at id="514"/> ${text}`
 
+/** The text of the one day file in `dir` once it is there (an atomic write's temporary file beside it is not it). */
+async function dayFile(dir: string): Promise<string> {
+  for (let i = 0; ; i++) {
+    const name = (await readdir(dir).catch((): string[] => [])).find(n => /^\d{4}-\d\d-\d\d\.json$/.test(n))
+    if (name) return readFile(join(dir, name), 'utf8')
+    if (i > 400) throw new Error('no day file in ' + dir)
+    await new Promise(r => setTimeout(r, 10))
+  }
+}
+
 describe('budgets: the gate before each request, the book behind it (SPEC §22)', function () {
   const installClock = fakeClock()
   let h: Harness
@@ -159,8 +169,7 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     h.fork.dispose()
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
-    await h.until(async () => (await readdir(dir).catch((): string[] => [])).length === 1, 'the day file')
-    const rows = JSON.parse(await readFile(join(dir, (await readdir(dir))[0]), 'utf8'))
+    const rows = JSON.parse(await dayFile(dir))
     expect(rows.find((r: any) => r.key === 'channel:neko/mock:514/group:room1')).to.include({ scope: 'channel', spent: 1 })
 
     h.fork = h.app.plugin(kotodama, h.config)
@@ -183,8 +192,7 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     h.fork.dispose()
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
-    await h.until(async () => (await readdir(dir).catch((): string[] => [])).length === 1, 'the day file')
-    await h.until(async () => (await readFile(join(dir, (await readdir(dir))[0]), 'utf8')).includes('"reply"'), 'the reply row')
+    await h.until(async () => (await dayFile(dir)).includes('"reply"'), 'the reply row')
 
     h.fork = h.app.plugin(kotodama, h.config)
     await h.idle()
