@@ -11,27 +11,29 @@ export function reactServer(platform: PartPlatform, perTurn: number): OutboundSe
     tag: REACT_TAG.tag,
     lines: '- <react emoji="👍" to="id"/> reacts to message #id with an emoji or a QQ face\'s name (赞, 玫瑰); no chat message.',
     perTurn: actsCap(perTurn),
-    refuse(el) {
+    // everything that can be known before the act is told here, so a wrong act uses none of the turn's count
+    refuse(el, send) {
       const emoji = attr(el, 'emoji')
       if (!reactionOf(emoji)) {
         const asked = emoji.length > 16 ? `${emoji.slice(0, 16)}…` : emoji
         return { code: 'unknown_emoji', message: `QQ has no reaction "${asked}"; write one emoji (👍) or a face's name (赞)` }
       }
-      if (!attr(el, 'to')) return { code: 'unknown_message', message: '<react> needs to="id": a message id you saw here' }
+      const to = attr(el, 'to')
+      if (!to) return { code: 'unknown_message', message: '<react> needs to="id": a message id you saw here' }
+      const no = notSupported(platform.acts?.(send.bot)?.react, 'react to messages')
+      if (no || !platform.react || !send.target) return no ?? { code: 'not_supported', message: 'this platform cannot react to messages' }
+      if (send.refs && !send.refs.message(to)) {
+        return { code: 'unknown_message', message: `no message #${to} in this conversation; react to an id you saw here` }
+      }
       return undefined
     },
     async resolve(el, send) {
-      const no = notSupported(platform.acts?.(send.bot)?.react, 'react to messages')
-      if (no || !platform.react || !send.target) return { dropped: no ?? { code: 'not_supported', message: 'this platform cannot react to messages' } }
       const to = attr(el, 'to')
-      if (send.refs && !send.refs.message(to)) {
-        return { dropped: { code: 'unknown_message', message: `no message #${to} in this conversation; react to an id you saw here` } }
-      }
       const reaction = reactionOf(attr(el, 'emoji'))!
       const { bot, target } = send
       return {
         elements: [],
-        act: () => platform.react!(bot, target, to, reaction).then((): undefined => undefined, e => refused(e, `the reaction to #${to}`)),
+        act: () => platform.react!(bot, target!, to, reaction).then((): undefined => undefined, e => refused(e, `the reaction to #${to}`)),
       }
     },
   }

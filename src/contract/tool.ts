@@ -111,6 +111,8 @@ export interface TurnState {
   elementsSent?: Record<string, number>
   /** keys elements marked in this turn (one poke per person, SPEC §23) */
   outboundMarks?: Set<string>
+  /** Messages delivered since the last step was stored: id → when (ms); the step keeps them (an unsend after a restart, SPEC §23). */
+  sentAt?: Record<string, number>
   /** When the last message of this turn went out (ms); typing credit counts from here. */
   lastSpokeAt?: number
   /** The last wait() call of the turn wins; undefined clears. */

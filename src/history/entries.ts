@@ -87,8 +87,11 @@ export type Entry =
   /** `held`: why a fact that would have woken the mind did not (SPEC §15: stale, bot, perUser) */
   | { type: 'fact'; at: number; fact: Fact; wake?: WakeReason; held?: string }
   | { type: 'note'; at: number; kind: 'wake' | 'reminder' | 'info'; text: string }
-  /** `usage`: which model answered and what it cost (absent in older histories); `loaded`: searched tools it loaded (SPEC §18) */
-  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage; loaded?: string[] }
+  /**
+   * `usage`: which model answered and what it cost (absent in older histories); `loaded`: searched tools it loaded (SPEC §18);
+   * `sent`: when each message its calls delivered went out, by id (an unsend's window after a restart, SPEC §23)
+   */
+  | { type: 'step'; at: number; turn: number; messages: ModelMessage[]; usage?: StepUsage; loaded?: string[]; sent?: Record<string, number> }
   /**
    * `merged`: waking facts this turn answers; `waitedMs`: from the first of them to the start (burst, cooldown; SPEC §15);
    * `chat`: cross mode, the channel the turn was in ('' none; SPEC §22: a private chat's turns are seen only there)

@@ -9,7 +9,7 @@ import { ReplyContexts } from './adapters/qq/reply-context'
 import { isFace, outboundFaces } from './presence/faces'
 import { markStickersOnSend, outboundStickers } from './presence/stickers-out'
 import { actsOf, allowsProactive, needsPassiveReplies, voiceFormatOf } from './presence/capabilities'
-import { pokeOn, reactOn, unsendOn } from './presence/acts'
+import { actsOfBot, pokeOn, reactOn, unsendOn } from './presence/acts'
 import { vitsSpeak } from './presence/vits'
 import { platformOf } from '../claims/bot-id'
 import { withoutUrls } from '../util/without-urls'
@@ -61,7 +61,7 @@ export function koishiPlatform(ctx: Context, log: Logger): Platform {
     speak: (text, speaker) => vitsSpeak(ctx, text, speaker),
     voiceFormat: id => voiceFormatOf(platformOf(id)),
     proactive: id => allowsProactive(platformOf(id)),
-    acts: id => actsOf(platformOf(id)),
+    acts: id => actsOfBot(bot(id), actsOf(platformOf(id))),
     react: (id, target, messageId, reaction) => worded(log, 'a reaction', id, reactOn(bot(id), target, messageId, reaction)),
     poke: (id, target, userId) => worded(log, 'a poke', id, pokeOn(bot(id), target, userId)),
     unsend: (id, target, messageId) => worded(log, 'an unsend', id, unsendOn(bot(id), target, messageId)),

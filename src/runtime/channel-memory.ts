@@ -22,8 +22,8 @@ const PEOPLE = 5000
 
 export class ChannelMemory {
   private channels = new LRUCache<string, Heard>({ max: CHANNELS })
-  /** its own sends: where and when (an unsend's window, SPEC §23) */
-  private sent = new LRUCache<string, { channel?: string; at?: number }>({ max: SENT_IDS })
+  /** its own sends: where and when (an unsend's window, SPEC §23), and whether it took one back */
+  private sent = new LRUCache<string, { channel?: string; at?: number; unsent?: true }>({ max: SENT_IDS })
   /** the names people wrote under, for notices that carry only an id (a poke) */
   private people = new LRUCache<string, string>({ max: PEOPLE })
 
@@ -64,6 +64,17 @@ export class ChannelMemory {
   sentAt(id: string, channel: string): number | undefined {
     const s = this.sent.get(id)
     return s?.channel === channel ? s.at : undefined
+  }
+
+  /** `id` of `channel` was taken back (an `unsent` entry of the history, SPEC §23) */
+  markUnsent(id: string, channel: string): void {
+    const s = this.sent.get(id)
+    if (s?.channel === channel) s.unsent = true
+  }
+
+  unsentIn(id: string, channel: string): boolean {
+    const s = this.sent.get(id)
+    return s?.channel === channel && !!s.unsent
   }
 
   sentByBot(id: string): boolean {

@@ -49,6 +49,8 @@ export interface ConversationDeps {
   changed?(): void
   /** told the entries appended, as they are appended (recall indexes what was said, SPEC §17) */
   indexed?(entries: Entry[]): void
+  /** told the entries loaded, and the channel a send without a target went to (the bot's own sends, SPEC §23) */
+  loaded?(entries: readonly Entry[], channel?: string): void
   /** the runtime's index of pending waits, for this conversation's key (SPEC §15: durable) */
   waits?: WaitIndexPort
   /** the channel's mind may not speak now (a platform ban, the owner's pause: SPEC §19) */

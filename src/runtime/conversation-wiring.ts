@@ -32,6 +32,8 @@ import type { CodemodeLimits } from '../config/types'
 import type { TurnChat } from '../contract/tool'
 import type { OwnerBook } from '../contract/authors'
 import { payerOf } from '../contract/budget'
+import type { Entry } from '../history/entries'
+import { ownSendsIn } from './own-sends'
 
 /** What a runtime shares with each of its conversations. */
 export interface ConversationSide {
@@ -109,11 +111,21 @@ export function makeConversation(side: ConversationSide, key: string): Conversat
     ...(side.judge ? { judge: ({ reason, lines, authors }) => side.judge!(reason, lines, payerOf(key, authors, side.owners)) } : {}),
     beforeTurn: () => openTurn(side.parts, key, side.logged),
     indexed: entries => tellAppended(side.parts, key, entries, side.logged),
+    loaded: (entries, channel) => rememberOwnSends(side, view.bot, entries, channel),
     waits: side.waits.portFor(key),
     muted: channel => side.muted(channel),
     changed: () => side.changed(key),
     ...side.owners ? { owners: side.owners } : {},
   })
+}
+
+/** The bot's own sends in a loaded history that the platform's unsend window still reaches (SPEC §23: an unsend after a restart). */
+function rememberOwnSends(side: ConversationSide, bot: string, entries: readonly Entry[], channel?: string): void {
+  const window = side.platform.acts?.(bot)?.unsendWindowMs
+  const { sends, unsent } = ownSendsIn(entries, { channel, since: window === undefined ? -Infinity : side.clock.now() - window })
+  for (const s of sends) side.channels.rememberSent([s.id], { channel: s.channel, at: s.at })
+  const taken = new Set(unsent)
+  for (const s of sends) if (taken.has(s.id)) side.channels.markUnsent(s.id, s.channel)
 }
 
 function chatScope(key: string) {

@@ -117,6 +117,7 @@ export class Conversation implements TurnPort {
       this.books.loaded(e)
     }
     this.waiting.restore(entries, more)
+    this.deps.loaded?.(entries, this.profile.mode === 'channel' ? this.target?.channel : undefined)
     this.tail.trim()
   }
 

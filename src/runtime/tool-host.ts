@@ -61,7 +61,7 @@ export function createToolHost(side: HostSide, conv: HostConversation): ToolHost
     },
     isOnline: bot => platform.isOnline(bot),
     refs: target => sendRefs(side, target, conv.entries?.() ?? []),
-    own: target => ({ sentAt: id => side.channels.sentAt(id, target.channel) }),
+    own: target => ({ sentAt: id => side.channels.sentAt(id, target.channel), unsent: id => side.channels.unsentIn(id, target.channel) }),
     ...(side.elements ? { elements: side.elements } : {}),
     async deliver(target, content) {
       let ids: string[]

@@ -9,6 +9,7 @@ import { toolAttachments } from './request/attachment-entries'
 import { runCalls, stepMessages } from './run-calls'
 import { stepEndsTurn } from './stop-rule'
 import { strayStep } from './stray-text'
+import { takeSent } from './own-send'
 import type { TurnPort, TurnRequest } from './turn-port'
 import type { Entry, LiveStep } from '../history/entries'
 import { stepUsage } from '../usage/book'
@@ -95,7 +96,8 @@ async function turnSteps(port: TurnPort, req: TurnRequest, state: TurnState): Pr
       logger.debug('%s: turn %d step %d: %s', port.key, state.number, step + 1, calls.map(c => c.valid ? c.name : `${c.name} (invalid)`).join(', '))
       const at = port.clock.now()
       const messages = stepMessages(result.assistant, calls)
-      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages, usage, ...(loaded.length ? { loaded } : {}) }]
+      const sent = takeSent(state)
+      const entries: Entry[] = [{ type: 'step', at: calledAt, turn: state.number, messages, usage, ...(loaded.length ? { loaded } : {}), ...sent }]
       for (const c of calls) {
         const attached = toolAttachments({ at, turn: state.number, callId: c.id, tool: c.name, items: c.attachments })
         if (attached) entries.push(attached)

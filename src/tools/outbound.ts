@@ -57,6 +57,8 @@ export interface OutboundTarget {
 export interface OwnSends {
   /** when the bot sent message `id` in this channel (ms); undefined: not its own message here, or forgotten */
   sentAt(id: string): number | undefined
+  /** it took `id` back already (this run, or before a restart: the history's `unsent` entries) */
+  unsent?(id: string): boolean
 }
 
 /** What a send to `bot` gives an element's resolution. */
@@ -85,8 +87,11 @@ export interface OutboundServer {
    * `key`: the count it shares with other tags (the acts count together), else its tag's own
    */
   readonly perTurn?: { cap: number; over: OutboundDrop; key?: string }
-  /** why `el` cannot go out, told before the turn's cap (a wrong name is as wrong next turn) */
-  refuse?(el: h): OutboundDrop | undefined
+  /**
+   * why `el` cannot go out, told before the turn's cap: a wrong name is as wrong next turn, and an
+   * act that cannot be made (an unknown message, not one's own) uses none of the turn's acts
+   */
+  refuse?(el: h, send: OutboundSend): OutboundDrop | undefined
   /** `el` made ready; never throws (a failure is a drop) */
   resolve(el: h, send: OutboundSend): Promise<OutboundResult>
 }

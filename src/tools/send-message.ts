@@ -143,6 +143,8 @@ async function sendMessages(input: SendMessageInput, ctx: ToolCallContext, host:
       sent.push(...(ids ?? []))
       voices.push(...spoken)
       ctx.turn.lastSpokeAt = host.now()
+      // kept with the step: an unsend's window after a restart (SPEC §23)
+      for (const id of ids ?? []) (ctx.turn.sentAt ??= {})[id] = ctx.turn.lastSpokeAt
       // a part's element counts against the turn's cap, and as used (a sticker's uses), once it is in the chat
       outboundSent(outbound, ctx.turn)
       // acts after their message is in the chat: an unsend may name what was just sent

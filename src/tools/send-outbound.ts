@@ -103,7 +103,7 @@ async function walk(elements: h[], w: Walk): Promise<h[]> {
 
 /** `el` made ready by its server: refused first, then held to the turn's cap. */
 async function made(el: h, server: OutboundServer, w: Walk): Promise<OutboundResult> {
-  const refused = server.refuse?.(el)
+  const refused = server.refuse?.(el, w.send)
   if (refused) return { dropped: refused }
   const left = w.budget.get(countOf(server))
   if (server.perTurn && left !== undefined && left <= 0) return { dropped: server.perTurn.over }

@@ -107,8 +107,11 @@ describe('acts through OneBot (SPEC §23)', function () {
     expect(first).to.deep.equal({ ok: true, ids: [null] })
     expect(params('delete_msg')).to.deep.equal([{ message_id: mine }])
     expect(h.napcat.deleted).to.deep.equal([mine])
-    expect(second).to.deep.include({ ok: true, ids: [null] })
+    // both refused before anything is made: the message held nothing else, so the call says so
+    expect(second).to.deep.include({ ok: false, sent: [] })
+    expect(second.error.name).to.equal('InvalidMessage')
     expect(second.dropped.map((d: any) => d.code)).to.deep.equal(['already_unsent', 'not_own'])
+    expect(params('delete_msg')).to.have.length(1)
     // the next request reads the message as taken back
     answer([])
     await mention(' hello?')

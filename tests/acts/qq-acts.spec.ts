@@ -13,13 +13,11 @@ describe('acts through QQ\'s official API (SPEC §23)', function () {
 
   it('a reaction is dropped with not_supported and the text is still sent as a passive reply to the message', async () => {
     h = await QQHarness.start()
-    let asked = ''
-    h.server.script(req => {
-      // the mind reacts to the message it was woken by: its id is the #id of its line
-      asked = /#(\S+?)[\]\s)]/.exec(JSON.stringify(req.body))?.[1] ?? ''
-      return { toolCalls: [call('send_message', { messages: [`glad to hear <react emoji="👍" to="${asked}"/>`], continue: true })] }
-    }).fallback({ toolCalls: [call('finish', {})] })
-    const g = h.qq.groupAt({ group: 'G1', member: 'M1', content: ' I passed' })
+    let g: { id: string } | undefined
+    // the mind reacts to the message it was woken by, by the id the fake QQ server gave it
+    h.server.script(() => ({ toolCalls: [call('send_message', { messages: [`glad to hear <react emoji="👍" to="${g!.id}"/>`], continue: true })] }))
+      .fallback({ toolCalls: [call('finish', {})] })
+    g = h.qq.groupAt({ group: 'G1', member: 'M1', content: ' I passed' })
     await h.server.waitForRequests(2)
     await h.settled()
     const [out] = h.qq.outbound
@@ -29,6 +27,9 @@ describe('acts through QQ\'s official API (SPEC §23)', function () {
     expect(result.ok).to.equal(true)
     expect(result.dropped.map((d: any) => d.code)).to.deep.equal(['not_supported'])
     expect(result.dropped[0].message).to.include('no reactions')
+    // a real id of the conversation: the refusal is the platform's, not an unknown message
+    expect(result.dropped[0].src).to.include(`to="${g.id}"`)
+    expect(JSON.stringify(h.server.requests[0].body)).to.include(g.id)
     expect(h.qq.outbound).to.have.length(1)
   })
 })

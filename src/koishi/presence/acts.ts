@@ -4,7 +4,7 @@
 // has them. Errors are the adapter's; platform.ts words them.
 import type { Bot } from 'koishi'
 import { rawChannel } from '../../claims/channel-key'
-import type { ActReaction } from '../../part/platform'
+import type { ActReaction, PlatformActs } from '../../part/platform'
 import type { OutboundTarget } from '../../tools/outbound'
 
 /** OneBot ids are numbers on the wire (NapCat takes either; the OneBot spec says int32) */
@@ -25,6 +25,20 @@ class NotSupported extends Error {
   readonly code = 'not_supported'
 }
 
+/**
+ * What the platform's facts say, less what this bot's adapter lacks: a Satori adapter without
+ * createReaction (or deleteMessage) cannot react (or take back), whatever its platform could.
+ */
+export function actsOfBot(bot: Bot | undefined, facts: PlatformActs): PlatformActs {
+  if (!bot || bot.platform === 'onebot') return facts
+  const lacks = (method: string) => `${bot.platform}: its adapter has no ${method}`
+  return {
+    ...facts,
+    ...(facts.react === true && typeof bot.createReaction !== 'function' ? { react: lacks('createReaction') } : {}),
+    ...(facts.unsend === true && typeof bot.deleteMessage !== 'function' ? { unsend: lacks('deleteMessage') } : {}),
+  }
+}
+
 export async function reactOn(bot: Bot | undefined, target: OutboundTarget, messageId: string, r: ActReaction): Promise<void> {
   if (!bot) throw new Error('the bot is not connected')
   if (bot.platform === 'onebot') {
@@ -33,6 +47,7 @@ export async function reactOn(bot: Bot | undefined, target: OutboundTarget, mess
   }
   // a QQ face is QQ's alone; elsewhere only a Unicode emoji has a reaction
   if (r.kind === 'face') throw new NotSupported(`${bot.platform} has no QQ face "${r.shown}"; react with a Unicode emoji`)
+  if (typeof bot.createReaction !== 'function') throw new NotSupported(`${bot.platform}: its adapter has no createReaction`)
   await bot.createReaction(where(target), messageId, r.shown)
 }
 
@@ -49,5 +64,6 @@ export async function unsendOn(bot: Bot | undefined, target: OutboundTarget, mes
     await onebot(bot, 'delete_msg', { message_id: idOf(messageId) })
     return
   }
+  if (typeof bot.deleteMessage !== 'function') throw new NotSupported(`${bot.platform}: its adapter has no deleteMessage`)
   await bot.deleteMessage(where(target), messageId)
 }
