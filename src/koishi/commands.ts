@@ -29,7 +29,10 @@ export function registerCommands(ctx: Context) {
   ctx.command('kotodama.status', { authority: 3 }).action(async ({ session }) => {
     const runtimes = await ctx.kotodama.list()
     const servers = ctx.kotodama.mcpStatus()
-    if (!runtimes.length && !servers.length) return session.text('.none')
+    // the budgets are the plugin's: shown with no runtime running too, when one is set or anything was spent today
+    const report = await ctx.kotodama.budgetReport()
+    const budgets = runtimes.length > 0 || report.lines.some(l => l.limit > 0 || l.spent > 0)
+    if (!runtimes.length && !servers.length && !budgets) return session.text('.none')
     const lines: string[] = runtimes.length ? [] : [session.text('.none')]
     for (const r of runtimes) {
       const convs = await r.status()
@@ -57,7 +60,7 @@ export function registerCommands(ctx: Context) {
         lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }
     }
-    if (runtimes.length) lines.push(...budgetLines(session, await ctx.kotodama.budgetReport()))
+    if (budgets) lines.push(...budgetLines(session, report))
     for (const s of servers) {
       const state = s.state === 'retrying'
         ? session.text('.mcp-retrying', [Math.ceil((s.retryInMs ?? 0) / 1000), s.error ?? ''])

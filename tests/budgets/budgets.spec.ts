@@ -160,6 +160,24 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     expect(status, status).to.include('    alice (user:mock:alice): 1.50').and.include('    bob (user:mock:bob): 1.50')
   })
 
+  it('kotodama.status shows the budgets before any runtime runs, with what earlier runs spent today', async () => {
+    h = await start({ perChannelDay: 5 })
+    const [fresh] = await h.client('carol').receive('kotodama.status')
+    expect(fresh, fresh).to.include('No runtime has started yet.').and.include('  perChannelDay: spent 0 of 5.00')
+    h.server.script(say('one', 1, false))
+    await h.client('alice', 'room1').receive(mention('first'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    h.fork.dispose()
+    await homesFree(h.dataDir)
+    h.fork = h.app.plugin(kotodama, h.config)
+    await h.idle()
+    // no message since the reload: no runtime runs, the day file still says what was spent
+    expect(await h.app.kotodama.list()).to.deep.equal([])
+    const [after] = await h.client('carol').receive('kotodama.status')
+    expect(after, after).to.include('  perChannelDay: spent 1.00 of 5.00\n    channel:neko/mock:514/group:room1: 1.00')
+  })
+
   it('a restart keeps today\'s spending (the file store)', async () => {
     h = await start({ perChannelDay: 1.5, onExceeded: 'silent' })
     h.server.script(say('one', 1, false))
