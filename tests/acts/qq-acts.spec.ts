@@ -32,4 +32,20 @@ describe('acts through QQ\'s official API (SPEC §23)', function () {
     expect(JSON.stringify(h.server.requests[0].body)).to.include(g.id)
     expect(h.qq.outbound).to.have.length(1)
   })
+
+  it('an unsend takes back the bot\'s own message through DELETE /v2/groups/{openid}/messages/{id} (QQ: within 2 minutes)', async () => {
+    h = await QQHarness.start()
+    h.server.script({ toolCalls: [call('send_message', { messages: ['oops, wrong chat'], continue: true })] })
+      .script(() => ({ toolCalls: [call('send_message', { messages: [`<unsend id="${h.qq.outbound[0].id}"/>`], continue: true })] }))
+      .fallback({ toolCalls: [call('finish', {})] })
+    h.qq.groupAt({ group: 'G1', member: 'M1', content: ' hi' })
+    await h.server.waitForRequests(3)
+    await h.settled()
+    const [sent] = h.qq.outbound
+    expect(sent).to.deep.include({ kind: 'passive', chat: 'G1' })
+    expect(h.qq.deleted).to.deep.equal([{ scene: 'group', chat: 'G1', id: sent.id }])
+    const results = toolResultsOf(h.server.requests[2]).map(t => JSON.parse(t.content))
+    expect(results.at(-1)).to.deep.equal({ ok: true, ids: [null] })
+    expect(JSON.stringify(h.server.requests[2].body.messages)).to.include('[you unsent this]')
+  })
 })

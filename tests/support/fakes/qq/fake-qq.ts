@@ -34,6 +34,8 @@ export type Scene = 'group' | 'c2c'
 
 /** The reply windows of send.md: 5 minutes in groups, 60 in single chats. */
 export const REPLY_WINDOW_MS: Record<Scene, number> = { group: 5 * 60_000, c2c: 60 * 60_000 }
+/** QQ lets a bot take back its own message for 2 minutes (撤回消息) */
+export const RECALL_WINDOW_MS = 2 * 60_000
 /** send.md: "每个消息最多回复 5 次" */
 export const MAX_REPLIES = 5
 
@@ -101,6 +103,10 @@ export class FakeQQ {
   readonly me: Endpoint<QQReply>
   readonly groupMessages: Endpoint<QQReply>
   readonly userMessages: Endpoint<QQReply>
+  /** DELETE of a message (撤回), group and single chat */
+  readonly deletes: Endpoint<QQReply>[]
+  /** the messages taken back, in order */
+  readonly deleted: { scene: Scene; chat: string; id: string }[] = []
   /** the rich-media uploads (files.ts): `files.uploads`, `files.groupFiles`, `files.userFiles` */
   readonly files: RichMedia
   /** every message sent to a chat, accepted or refused, in order */
@@ -145,6 +151,10 @@ export class FakeQQ {
       .guard(this.auth).fallback((req) => this.answerMessage('group', req))
     this.userMessages = server.mount('POST', /\/v2\/users\/[^/]+\/messages/, wire, 'user-messages')
       .guard(this.auth).fallback((req) => this.answerMessage('c2c', req))
+    this.deletes = [
+      server.mount('DELETE', /\/v2\/groups\/[^/]+\/messages\/[^/]+/, wire, 'group-deletes').guard(this.auth).fallback((req) => this.answerDelete('group', req)),
+      server.mount('DELETE', /\/v2\/users\/[^/]+\/messages\/[^/]+/, wire, 'user-deletes').guard(this.auth).fallback((req) => this.answerDelete('c2c', req)),
+    ]
     this.files = new RichMedia(server, wire, {
       now: () => this.now(), auth: this.auth, messageId, proactive: (scene, chat) => this.spendProactive(scene, chat),
       chatError: (scene, chat) => scene === 'group' && !this.groups.has(chat) ? QQ_ERRORS.BOT_NOT_IN_GROUP : undefined,
@@ -232,6 +242,20 @@ export class FakeQQ {
     if (body.msg_id) return record(kind, this.checkReply(scene, chat, String(body.msg_id), body.msg_seq))
     if (body.event_id) return record(kind, this.checkEvent(scene, chat, String(body.event_id)))
     return record(kind, this.spendProactive(scene, chat))
+  }
+
+  /**
+   * Takes back one of the bot's own messages of the chat within 2 minutes (QQ's 撤回消息 API; simbot's
+   * UserMessageDeleteApi quotes it: "发送超过两分钟的消息不可撤回"). QQ does not document the code of a
+   * refusal; the fake answers its invalid-id error for an unknown, foreign, taken-back or late message.
+   */
+  private answerDelete(scene: Scene, req: RecordedRequest): QQReply {
+    const [, , , chat, , id] = req.path.split('/').map(decodeURIComponent)
+    const sent = this.outbound.find(o => o.scene === scene && o.chat === chat && o.id === id)
+    const gone = this.deleted.some(d => d.scene === scene && d.chat === chat && d.id === id)
+    if (!sent || gone || this.now() - sent.at > RECALL_WINDOW_MS) return refuse(QQ_ERRORS.MSG_ID_INVALID)
+    this.deleted.push({ scene, chat, id })
+    return { json: {} }
   }
 
   /** One proactive message of the chat, or 22009 once its quota is spent. */
