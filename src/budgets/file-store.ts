@@ -5,10 +5,9 @@ import { readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../util/atomic-write'
 import type { Logger } from '../util/logger'
-import type { BudgetStore, SpentRow } from './store'
+import { BUDGET_SCOPES, type BudgetStore, type SpentRow } from './store'
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/
-const SCOPES = new Set(['all', 'profile', 'channel', 'user', 'reply'])
 
 export class FileBudgetStore implements BudgetStore {
   /** one write at a time: add reads, sums and writes a day's file */
@@ -43,7 +42,7 @@ export class FileBudgetStore implements BudgetStore {
     try {
       const rows: unknown = JSON.parse(text)
       if (!Array.isArray(rows)) throw new Error('not a JSON array')
-      return rows.filter((r): r is SpentRow => !!r && r.day === day && SCOPES.has(r.scope) && typeof r.key === 'string'
+      return rows.filter((r): r is SpentRow => !!r && r.day === day && BUDGET_SCOPES.has(r.scope) && typeof r.key === 'string'
         && typeof r.spent === 'number' && Number.isFinite(r.spent))
     } catch (e: any) {
       const aside = `${file}.bad-${Date.now()}`

@@ -9,6 +9,9 @@
  */
 export type BudgetScope = 'all' | 'profile' | 'channel' | 'user' | 'reply'
 
+/** Every scope a stored row may have: what the stores accept when they read or add. */
+export const BUDGET_SCOPES: ReadonlySet<string> = new Set<BudgetScope>(['all', 'profile', 'channel', 'user', 'reply'])
+
 /**
  * One key's spending on one day. Keys: `all`; `profile:<profileId>`;
  * `channel:<profile>/<bot>/<conversationId>`; `user:<platform>:<userId>`; `reply:<channel key>`.

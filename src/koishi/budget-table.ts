@@ -3,7 +3,7 @@
 // with `$.add`: MySQL's `ON DUPLICATE KEY UPDATE spent = spent + x`), so instances sharing the
 // database never overwrite each other's spending. The model is declared on first use.
 import { $, type Context } from 'koishi'
-import type { BudgetScope, BudgetStore, SpentRow } from '../budgets/store'
+import { BUDGET_SCOPES, type BudgetScope, type BudgetStore, type SpentRow } from '../budgets/store'
 
 export const BUDGET_TABLE = 'kotodama_budget'
 
@@ -24,7 +24,6 @@ declare module 'koishi' {
 /** The longest key and label stored; (day, key) stays within InnoDB's 3072-byte key in utf8mb4. */
 export const MAX_KEY = 640
 const MAX_LABEL = 255
-const SCOPES: readonly string[] = ['all', 'profile', 'channel', 'user']
 
 /** Thrown for every failure of the table, with what was asked and the driver's words. */
 export class BudgetTableError extends Error {
@@ -57,7 +56,7 @@ function merged(rows: SpentRow[]): SpentRow[] {
 function rowProblem(r: SpentRow): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(r?.day ?? '')) return `day ${JSON.stringify(r?.day)} is not YYYY-MM-DD`
   if (typeof r.key !== 'string' || !r.key || stored(r.key).length > MAX_KEY) return `key must be 1 to ${MAX_KEY} characters`
-  if (!SCOPES.includes(r.scope)) return `scope ${JSON.stringify(r.scope)} is not one of ${SCOPES.join(', ')}`
+  if (!BUDGET_SCOPES.has(r.scope)) return `scope ${JSON.stringify(r.scope)} is not one of ${[...BUDGET_SCOPES].join(', ')}`
   if (typeof r.spent !== 'number' || !Number.isFinite(r.spent)) {
     return `spent ${typeof r.spent === 'number' ? r.spent : JSON.stringify(r.spent)} is not a finite number`
   }

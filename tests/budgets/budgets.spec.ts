@@ -10,6 +10,8 @@ import { homesFree } from '../../src/runtime/home-lock'
 import { Harness, call } from '../support/harness'
 import { fakeClock } from '../support/fake-clock'
 import { FakeOpenAI } from '../support/fake-openai'
+import { koishiBudgetTable } from '../../src/koishi/budget-table'
+import { memoryDatabase } from '../support/databases'
 
 const PRICE = { input: 1000, output: 1000 }
 /** a step that costs `cost` (1000 prompt tokens cost 1) */
@@ -211,6 +213,28 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
     await h.until(async () => (await dayFile(dir)).includes('"reply"'), 'the reply row')
+
+    h.fork = h.app.plugin(kotodama, h.config)
+    await h.idle()
+    await h.client('bob', 'room1').receive(mention('still spent?'))
+    await h.settled()
+    expect(h.server.requests).to.have.length(1)
+    expect(texts()).to.deep.equal(['hi', 'Spent for today.'])
+  })
+
+  it('onExceeded reply on storage: database: the reply row goes into the budget table, so a restart does not send it again', async () => {
+    h = await start({ perChannelDay: 0.5, onExceeded: 'reply', reply: 'Spent for today.' }, { storage: 'database', database: memoryDatabase() })
+    h.server.script(say('hi'))
+    await h.client('alice', 'room1').receive(mention('hello'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    expect(texts()).to.deep.equal(['hi', 'Spent for today.'])
+    const service = h.app.kotodama
+    h.fork.dispose()
+    await service.stopped()
+    const stored = await koishiBudgetTable(h.app).read((await service.budgetReport()).day)
+    expect(stored.map(r => r.scope)).to.include('reply').and.include('channel')
+    expect(h.warnings().join('\n')).to.not.include('could not be stored')
 
     h.fork = h.app.plugin(kotodama, h.config)
     await h.idle()
