@@ -7,6 +7,7 @@
 // (judge.ts); a no is recorded, the facts stay in the history.
 import { DEFAULT_TIMING } from '../config/defaults'
 import type { TimingConfig } from '../config/types'
+import type { TurnAuthor } from '../contract/authors'
 import type { Clock, Timer } from '../util/clock'
 import { judged, type Verdict } from './judge'
 
@@ -27,6 +28,28 @@ export interface TurnStart {
   chat?: string
   /** a part's turn, looked at again when it actually starts: false, it does not (an idle wake queued behind a turn the bot answered in) */
   wanted?(): boolean
+  /** who the turn acts for besides the authors of its waking facts (a schedule: the person who asked, SPEC §25) */
+  authors?: readonly TurnAuthor[]
+  /** a promise kept (a schedule, SPEC §25): never joined into a turn the judge may decline */
+  kept?: boolean
+}
+
+/**
+ * Turns asked for together, as one: the first one's reason, place and counts, every note in order,
+ * every author, late when any is. Their `wanted` was asked before (the joined turn is wanted).
+ */
+export function joinStarts(starts: readonly TurnStart[]): TurnStart {
+  if (starts.length === 1) return starts[0]
+  const [first] = starts
+  const { wanted: _, ...joined }: TurnStart = { ...first }
+  const notes = starts.map(s => s.note).filter(Boolean)
+  if (notes.length) joined.note = notes.join('\n')
+  const authors = new Map<string, TurnAuthor>()
+  for (const s of starts) for (const a of s.authors ?? []) if (!authors.has(`${a.platform}:${a.id}`)) authors.set(`${a.platform}:${a.id}`, a)
+  if (authors.size) joined.authors = [...authors.values()]
+  if (starts.some(s => s.late)) joined.late = true
+  if (starts.some(s => s.kept)) joined.kept = true
+  return joined
 }
 
 export interface GateDeps {
@@ -45,8 +68,8 @@ interface Pending {
   last: number
   /** waking facts' reasons */
   reasons: string[]
-  /** a turn asked for within the cooldown (a wait window, an explicit wake): the first one */
-  asked?: TurnStart
+  /** turns asked for within the cooldown (a wait window, an explicit wake, a schedule), in order */
+  asked: TurnStart[]
   timer?: Timer
 }
 
@@ -71,7 +94,7 @@ export class TurnGate {
   wake(reason: string): void {
     if (this.stopped) return
     const now = this.deps.clock.now()
-    if (!this.pending) this.pending = { first: now, last: now, reasons: [] }
+    if (!this.pending) this.pending = { first: now, last: now, reasons: [], asked: [] }
     this.pending.reasons.push(reason)
     this.pending.last = now
     this.schedule()
@@ -95,8 +118,8 @@ export class TurnGate {
     if (this.stopped) return
     const now = this.deps.clock.now()
     if (now < this.endedAt + this.timing.cooldownSeconds * 1000) {
-      this.pending ??= { first: now, last: now, reasons: [] }
-      this.pending.asked ??= turn
+      this.pending ??= { first: now, last: now, reasons: [], asked: [] }
+      this.pending.asked.push(turn)
       return this.schedule()
     }
     const judge = this.deps.judge
@@ -136,11 +159,17 @@ export class TurnGate {
     const p = this.pending
     if (!p || this.stopped) return
     this.pending = undefined
-    if (!p.reasons.length) return this.consider(p.asked!)
+    if (!p.reasons.length) {
+      for (const turn of p.asked) this.consider(turn)
+      return
+    }
     // a private message, a mention or a quote among them: it wakes whatever the judge would say
     const reason = p.reasons.find(r => !judged(r)) ?? p.reasons[0]
-    // a turn asked for meanwhile is answered by this one (its note is read with it)
-    const asked = p.asked ? { ...(p.asked.note ? { note: p.asked.note } : {}), ...(p.asked.late ? { late: true } : {}) } : {}
-    this.consider({ reason, since: p.first, merged: p.reasons.length, waitedMs: this.deps.clock.now() - p.first, ...asked })
+    // turns asked for meanwhile are answered by this one (their notes are read with it); a promise
+    // is not left to the judge: it starts on its own (joined in the runner when this one starts too)
+    const joined = p.asked.filter(t => !t.kept)
+    const burst: TurnStart = { reason, since: p.first, merged: p.reasons.length, waitedMs: this.deps.clock.now() - p.first }
+    this.consider(joinStarts([burst, ...joined]))
+    for (const turn of p.asked) if (turn.kept) this.consider(turn)
   }
 }

@@ -15,6 +15,7 @@ export const BUILTIN_TOOLS = {
   codemode: 'direct',
   tool_search: 'both',
   search: 'both',
+  schedule: 'both',
 } as const
 
 export type BuiltinTool = keyof typeof BUILTIN_TOOLS

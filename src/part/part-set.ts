@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import type { PartPlatform } from './platform'
 import { PartStopped, type PartPlugin, type PartScope, type PartTurnRequest } from './plugin'
+import type { PartRecords } from './records'
 import type { ConversationNotes, RuntimePart } from './runtime-part'
 import { sectionOf } from './section-config'
 
@@ -21,6 +22,7 @@ export interface PartSetDeps {
   platform: PartPlatform
   texts: TextCache
   botName?: string
+  records?: PartRecords
   history(logger?: Logger): HistorySide
   append(conversation: string, entries: Entry[]): Promise<void>
   receive(fact: Fact): Promise<boolean>
@@ -122,6 +124,7 @@ export class PartSet {
       config: sectionOf(plugin.section, d.view.profile),
       view: d.view, clock: d.clock, logger: d.view.logger, calls: d.calls, platform: d.platform, texts: d.texts,
       ...d.botName !== undefined ? { botName: d.botName } : {},
+      ...d.records ? { records: d.records } : {},
       signal: this.abort.signal,
       history: logger => d.history(logger),
       append: async (conversation, entries) => {

@@ -11,7 +11,9 @@ import type { OutboundTag } from '../tools/outbound'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import type { TurnAuthor } from '../contract/authors'
 import type { PartPlatform } from './platform'
+import type { PartRecords } from './records'
 import type { RuntimePart } from './runtime-part'
 
 export type { FieldCheck, SectionContext } from '../config/section'
@@ -26,6 +28,10 @@ export interface PartTurnRequest {
   note?: string
   /** asked when the turn actually starts (it may wait behind a running one): false, it does not start */
   wanted?(): boolean
+  /** who the turn acts for (a schedule's asker, SPEC §25): the permission check and the budgets read them */
+  authors?: readonly TurnAuthor[]
+  /** a promise kept (SPEC §25): never joined into a turn the judge may decline */
+  kept?: boolean
 }
 
 /** Thrown by a scope's ports once the runtime stopped: nothing is appended, no turn starts. */
@@ -51,6 +57,8 @@ export interface PartScope<C> {
   readonly texts: TextCache
   /** the bot's display name, when the edge knows it */
   readonly botName?: string
+  /** Koishi's database as this runtime's tables, under `storage: database`; absent: keep files in the home */
+  readonly records?: PartRecords
   /** aborted when the runtime stops */
   readonly signal: AbortSignal
   /** the runtime's histories, read with a logger of the reader's own */
@@ -82,10 +90,11 @@ export interface PartPlugin<C = unknown, P = RuntimePart> {
   readonly outbound?: readonly OutboundTag[]
   create(scope: PartScope<C>): (P & RuntimePart) | undefined
   /**
-   * whether the runtime home `home` holds work due without a message (an idle wake, a reminder),
-   * read without making the runtime: the edge starts such a runtime once its bot is online
+   * whether the runtime home `home` (or its rows, under `storage: database`) holds work due without
+   * a message (an idle wake, a reminder), read without making the runtime: the edge starts such a
+   * runtime once its bot is online
    */
-  pending?(home: string, config: C): Promise<boolean>
+  pending?(home: string, config: C, records?: PartRecords): Promise<boolean>
 }
 
 /** The config type of a plugin's section. */

@@ -17,7 +17,7 @@ import type { Attention } from '../attention/attention'
 import { conversationAttention } from './conversation-attention'
 import { fillsWait, passive } from '../attention/arrival'
 import { selfWakes } from '../attention/self-wakes'
-import { turnAuthors } from './turn-authors'
+import { turnAuthors, withAskedFor } from './turn-authors'
 import type { ConversationDeps } from './conversation-deps'
 import { ConversationWait } from './conversation-wait'
 import type { WaitWindow } from './wait-window'
@@ -167,7 +167,7 @@ export class Conversation implements TurnPort {
     // the wait for a burst counts as thinking: the first typing pause is shortened by it (SPEC §15)
     const state: TurnState = {
       number: ++this.turnCounter, wokeAt: Math.min(req.since ?? now, now), conversation: this.key, chat,
-      authors: turnAuthors(this.tail.entries, this.tail.entries.length), ...this.deps.owners ? { owners: this.deps.owners } : {},
+      authors: withAskedFor(turnAuthors(this.tail.entries, this.tail.entries.length), req.authors), ...this.deps.owners ? { owners: this.deps.owners } : {},
       watchArrivals: fn => this.attention.watchArrivals(fn),
       selfWakes: () => selfWakes(this.tail.entries, this.profile),
     }

@@ -9,5 +9,6 @@ import { initiativePart } from '../initiative/part'
 import { stickersPart } from '../stickers/part'
 import { voicePart } from '../voice/part'
 import { actsPart } from '../acts/part'
+import { schedulesPart } from '../schedules/part'
 
-export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart] as const
+export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart] as const

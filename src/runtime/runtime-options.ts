@@ -2,6 +2,7 @@
 import { join } from 'node:path'
 import type { CodemodeLimits, ProfileConfig } from '../config/types'
 import type { HistoryTable } from '../history/table'
+import type { PartRecords } from '../part/records'
 import type { ModelHealth } from '../model/failover'
 import type { ModelHandle } from '../model/provider'
 import type { VisionCache } from '../model/vision'
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   loaded?: LoadedConversations
   /** storage: database — the table of the histories; without one, JSONL files in the home (docs/storage.md) */
   historyTable?: HistoryTable
+  /** storage: database — this runtime's tables of its parts (schedules); without, they keep files in the home */
+  records?: PartRecords
   /** the bot owner's people (`trust.owners`, Koishi authority) and the tools only they trigger (`trust.tools`): SPEC §22 */
   owners?: OwnerBook
   ownerTools?: ReadonlySet<string>

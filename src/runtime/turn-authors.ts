@@ -1,6 +1,7 @@
 // Who woke a turn (SPEC §22 "Who may steer it"): the authors of the facts that woke it — those with
 // a wake reason, not held back — since the last step or turn, as the permission check reads them.
-// A turn no fact woke (a wait, an idle wake, an explicit wake) has none.
+// A turn no fact woke (a wait, an idle wake, an explicit wake) has none; a schedule's turn acts for
+// the person who asked (SPEC §25).
 import { platformOf } from '../claims/bot-id'
 import type { TurnAuthor } from '../contract/authors'
 import type { Entry } from '../history/entries'
@@ -23,4 +24,11 @@ export function turnAuthors(entries: readonly Entry[], end: number): TurnAuthor[
     })
   }
   return [...seen.values()]
+}
+
+/** The waking facts' authors and those the turn was asked for (a schedule's asker, SPEC §25), each once. */
+export function withAskedFor(authors: TurnAuthor[], askedFor: readonly TurnAuthor[] | undefined): TurnAuthor[] {
+  if (!askedFor?.length) return authors
+  const seen = new Set(authors.map(a => `${a.platform}:${a.id}`))
+  return [...authors, ...askedFor.filter(a => !seen.has(`${a.platform}:${a.id}`))]
 }

@@ -59,6 +59,14 @@ export class KeyedFile<T> {
     this.writing = this.writing.then(() => this.write())
   }
 
+  /** Writes every change so far; whether that write (or a later one carrying it) reached the disk. */
+  async saved(): Promise<boolean> {
+    if (this.closed) return false
+    this.changed()
+    await this.writing
+    return !this.failing
+  }
+
   /** Resolves when every change so far is written (or could not be). */
   idle(): Promise<void> {
     return this.writing

@@ -38,14 +38,15 @@ describe('codemode (SPEC §8)', function () {
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
     const req = h.server.requests[0]
-    // write and search are direct and in the sandbox, as send_message (SPEC §13, §17)
-    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'search', 'send_message', 'wait', 'write'])
+    // write, search and schedule are direct and in the sandbox, as send_message (SPEC §13, §17, §25)
+    expect(toolNamesOf(req).sort()).to.deep.equal(['codemode', 'finish', 'schedule', 'search', 'send_message', 'wait', 'write'])
     const desc = req.body.tools.find((t: any) => t.function.name === 'codemode').function.description
     expect(desc).to.include('declare const tools: {')
     expect(desc).to.match(/read\(input: \{\n\s+url: string\n\s+\}\): Promise<\{ kind: 'text'/)
     expect(desc).to.match(/lookup\(input: \{\n\s+\/\*\* the word \*\/\n\s+word: string\n\s+\}\): Promise<any>/)
     expect(desc).to.include('send_message(input:')
     expect(desc).to.include('search(input:')
+    expect(desc).to.include('schedule(input:')
     expect(desc).to.not.match(/\bfinish\(input/)
     expect(desc).to.not.match(/\bwait\(input/)
     await h.stop()
