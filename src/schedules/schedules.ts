@@ -7,6 +7,7 @@ import type { PartTurnRequest } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
 import type { Clock, Timer } from '../util/clock'
 import type { Logger } from '../util/logger'
+import { SerialQueue } from '../util/serial-queue'
 import type { SchedulesConfig } from './config'
 import { DueHeap } from './due-heap'
 import { openingNote } from './opening-note'
@@ -41,6 +42,15 @@ export interface SchedulesDeps {
 
 export type ScheduleError = TimeError | { name: 'TooMany' | 'ProactiveForbidden' | 'NotFound' | 'NotStored'; message: string }
 
+export interface NewTask {
+  conversation: string
+  channel: string
+  who: TaskAsker
+  note: string
+  at?: string
+  cron?: string
+}
+
 /** A task as the tool lists it (SPEC §25). */
 export interface TaskView {
   id: string
@@ -68,6 +78,8 @@ export class Schedules implements RuntimePart {
   /** ms: a task not looked at again before (a store that failed, a muted channel) */
   private heldUntil = new Map<string, number>()
   private loaded?: Promise<void>
+  /** adds and cancels, one after another */
+  private changes = new SerialQueue()
   private stopped = false
   private refreshedAt = 0
 
@@ -107,17 +119,27 @@ export class Schedules implements RuntimePart {
 
   // ---- asking, listing, cancelling (the tool, the console, the command) ----
 
-  /** Adds a task of `conversation` held in `channel`; nothing is stored when it is refused. */
-  async add(o: { conversation: string; channel: string; who: TaskAsker; note: string; at?: string; cron?: string }): Promise<{ id: string; next: string } | ScheduleError> {
+  /** Adds a task of `conversation` held in `channel`; nothing is stored when it is refused. One change at a time: the bounds hold. */
+  add(o: NewTask): Promise<{ id: string; next: string } | ScheduleError> {
+    return this.changes.run(() => this.added(o))
+  }
+
+  private async added(o: NewTask): Promise<{ id: string; next: string } | ScheduleError> {
     const { config, zone } = this.d
     const now = this.d.clock.now()
     if (!this.d.proactive()) return { name: 'ProactiveForbidden', message: 'this platform lets the bot speak only in answer to a message, so nothing can fire later' }
+    // the bounds first: a program asking a thousand tasks meets them before any cron is read
+    await this.start()
+    const open = this.openOf(o.conversation)
+    if (open.length >= config.perConversation) return { name: 'TooMany', message: `this chat has ${open.length} open tasks, the most allowed; cancel one first` }
+    const mine = [...this.tasks.values()].filter(t => t.who.platform === o.who.platform && t.who.id === o.who.id).length
+    if (mine >= config.perUser) return { name: 'TooMany', message: `${o.who.name ?? o.who.id} has ${mine} open tasks, the most one person may ask for; cancel one first` }
     let next: number
     let cron: string | undefined
     if (o.cron !== undefined) {
       const made = cronOf(o.cron, zone)
       if (!('cron' in made)) return made
-      const first = firstRun(made.cron, o.cron, now, config.minIntervalMinutes)
+      const first = firstRun(made.cron, o.cron, now, config.minIntervalMinutes, zone)
       if (!('next' in first)) return first
       next = first.next
       cron = o.cron.trim().replace(/\s+/g, ' ')
@@ -126,11 +148,6 @@ export class Schedules implements RuntimePart {
       if (!('at' in at)) return at
       next = at.at
     }
-    await this.start()
-    const open = this.openOf(o.conversation)
-    if (open.length >= config.perConversation) return { name: 'TooMany', message: `this chat has ${open.length} open tasks, the most allowed; cancel one first` }
-    const mine = [...this.tasks.values()].filter(t => t.who.platform === o.who.platform && t.who.id === o.who.id).length
-    if (mine >= config.perUser) return { name: 'TooMany', message: `${o.who.name ?? o.who.id} has ${mine} open tasks, the most one person may ask for; cancel one first` }
     const task: Task = {
       id: newTaskId(id => this.tasks.has(id), this.d.random), conversation: o.conversation, channel: o.channel, note: o.note,
       ...cron ? { cron } : {}, next, who: o.who, asked: now, rev: 0,
@@ -164,7 +181,11 @@ export class Schedules implements RuntimePart {
   }
 
   /** Removes task `id`; NotFound when it is gone (fired, cancelled, or never was). Who may is the caller's check. */
-  async cancel(id: string): Promise<{ ok: true } | ScheduleError> {
+  cancel(id: string): Promise<{ ok: true } | ScheduleError> {
+    return this.changes.run(() => this.cancelled(id))
+  }
+
+  private async cancelled(id: string): Promise<{ ok: true } | ScheduleError> {
     await this.start()
     const task = this.tasks.get(id)
     if (!task) return { name: 'NotFound', message: `no open task #${id}` }
@@ -310,6 +331,7 @@ export class Schedules implements RuntimePart {
 
   async written(): Promise<void> {
     await this.loaded
+    await this.changes.idle()
     await Promise.all(this.firing.values())
   }
 
@@ -317,6 +339,7 @@ export class Schedules implements RuntimePart {
     this.stopped = true
     this.timer?.cancel()
     await this.loaded
+    await this.changes.idle()
     await Promise.all(this.firing.values())
     // firings whose turn never started fire at the next start, late
     const waiting = [...this.flights]

@@ -30,7 +30,7 @@ export function parseAt(text: string, zone: string, now: number): { at: number }
     const [year, month, day, hour, minute] = m.slice(1, 6).map(Number)
     const second = Number(m[6] ?? 0)
     const valid = month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59
-    if (valid) at = instantOf(year, month, day, hour * 60 + minute, zone) + second * 1000
+    if (valid) at = earliest(instantOf(year, month, day, hour * 60 + minute, zone), zone) + second * 1000
   } else if (WITH_OFFSET.test(s)) {
     const t = Date.parse(s)
     if (Number.isFinite(t)) at = t
@@ -38,6 +38,18 @@ export function parseAt(text: string, zone: string, now: number): { at: number }
   if (at === undefined) return { name: 'InvalidTime', message: `at ${JSON.stringify(clipped(s))} is not a time; write ${EXAMPLE}` }
   if (at <= now) return { name: 'PastTime', message: `${localTime(at, zone)} has passed (it is ${localTime(now, zone)} now)` }
   return { at }
+}
+
+const HOUR = 3_600_000
+/** A wall time the clocks show twice (the hour DST gives back) is its first occurrence, as croner runs it. */
+function earliest(t: number, zone: string): number {
+  return localTime(t - HOUR, zone) === localTime(t, zone) ? t - HOUR : t
+}
+
+/** `t`'s wall clock in `zone` read as if it were UTC: differences are wall-clock durations */
+function wallMs(t: number, zone: string): number {
+  const w = wallOf(t, zone)
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)
 }
 
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
@@ -81,18 +93,37 @@ const YEAR = 366 * 86_400_000
  * The first run of `cron` after `now`, or why it is refused: none at all (InvalidTime), or two runs
  * closer than `minMinutes` within the next year (TooFrequent: DST's shortened days count).
  */
-export function firstRun(cron: Cron, expr: string, now: number, minMinutes: number): { next: number } | TimeError {
+export function firstRun(cron: Cron, expr: string, now: number, minMinutes: number, zone: string): { next: number } | TimeError {
   const first = nextRun(cron, now)
   if (first === undefined) return { name: 'InvalidTime', message: `cron ${JSON.stringify(clipped(expr))} never comes` }
+  const key = `${zone}\u0000${minMinutes}\u0000${expr.trim()}`
+  const known = verdicts.get(key)
+  if (known) return known === true ? { next: first } : known
+  const verdict = intervalVerdict(cron, expr, first, minMinutes, zone)
+  if (verdicts.size >= MAX_CACHED) verdicts.delete(verdicts.keys().next().value!)
+  verdicts.set(key, verdict)
+  return verdict === true ? { next: first } : verdict
+}
+
+/** a cron's interval checked once per zone and bound (up to 100 ms for an hourly one: 2,000 runs) */
+const verdicts = new Map<string, true | TimeError>()
+
+function intervalVerdict(cron: Cron, expr: string, first: number, minMinutes: number, zone: string): true | TimeError {
   const min = minMinutes * 60_000
   let prev = first
+  let prevWall = wallMs(first, zone)
   for (let i = 0; i < RUNS_LOOKED_AT && prev - first < YEAR; i++) {
     const t = nextRun(cron, prev)
     if (t === undefined) break
-    if (t - prev < min) {
-      return { name: 'TooFrequent', message: `cron ${JSON.stringify(clipped(expr))} fires ${Math.round((t - prev) / 60_000)} min apart; repeating tasks fire at most every ${minMinutes} min` }
+    // as the wall clock or the real one counts, whichever is longer: a weekly task is a week apart
+    // across spring forward (167 h), an hourly one an hour apart in the repeated hour (0 on the wall)
+    const wall = wallMs(t, zone)
+    const gap = Math.max(wall - prevWall, t - prev)
+    if (gap < min) {
+      return { name: 'TooFrequent', message: `cron ${JSON.stringify(clipped(expr))} fires ${Math.round(gap / 60_000)} min apart; repeating tasks fire at most every ${minMinutes} min` }
     }
     prev = t
+    prevWall = wall
   }
-  return { next: first }
+  return true
 }
