@@ -9,11 +9,12 @@ import type { ScheduleError, Schedules, TaskView } from './schedules'
 import { NOTE_CHARS, type Task } from './task'
 
 const inputSchema = z.object({
-  at: z.string().max(64).optional(),
-  cron: z.string().max(64).optional(),
-  note: z.string().min(1).max(NOTE_CHARS).optional(),
+  // lean: a long at, cron or id fails as InvalidTime or NotFound; the note's bound is the schema's
+  at: z.string().optional(),
+  cron: z.string().optional(),
+  note: z.string().max(NOTE_CHARS).optional(),
   list: z.boolean().optional(),
-  cancel: z.string().max(32).optional(),
+  cancel: z.string().optional(),
 }).superRefine((v, ctx) => {
   const asked = [v.at !== undefined, v.cron !== undefined, !!v.list, v.cancel !== undefined].filter(Boolean).length
   if (asked !== 1) ctx.addIssue({ code: 'custom', message: 'give exactly one of at, cron, list or cancel' })
@@ -39,7 +40,7 @@ export function scheduleTool(schedules: Schedules): Tool<Input, ScheduleResult> 
   return {
     description: DESCRIPTION.trim(),
     inputSchema,
-    program: { output: '{ ok: true, id: string, next: string } | { ok: true, tasks: { id: string, next: string, note: string, cron?: string, who: { id: string, name: string } }[] } | { ok: true, cancelled: string } | { ok: false, error: { name: string, message: string } }' },
+    program: { output: '{ ok: boolean, id?: string, next?: string, tasks?: object[], cancelled?: string, error?: { name: string, message: string } }' },
     execute: async (input, ctx) => {
       const { turn } = ctx
       const conversation = turn.conversation ?? ''
