@@ -55,7 +55,7 @@ describe('codemode (SPEC §8)', function () {
     h.server.script({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('hi')
     await h.server.waitForRequests(1)
-    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'search', 'send_message', 'wait', 'write'])
+    expect(toolNamesOf(h.server.requests[0]).sort()).to.deep.equal(['codemode', 'finish', 'read', 'schedule', 'search', 'send_message', 'wait', 'write'])
     expect(h.server.requests[0].body.tools.find((t: any) => t.function.name === 'codemode').function.description).to.include('read(input:')
   })
 
