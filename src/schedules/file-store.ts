@@ -2,7 +2,8 @@
 // it, so the map in memory is the truth and each change is written whole (atomically) before it is
 // answered. A change the disk refuses is taken back in memory and thrown.
 import { join } from 'node:path'
-import { KeyedFile } from '../util/keyed-file'
+import { readFile, rename } from 'node:fs/promises'
+import { KeyedFile, parseKeyed } from '../util/keyed-file'
 import type { Logger } from '../util/logger'
 import { TaskStoreError, type TaskStore } from './store'
 import { taskValue, type Task } from './task'
@@ -12,7 +13,7 @@ export const SCHEDULES_FILE = 'schedules.json'
 export class FileTaskStore implements TaskStore {
   private file: KeyedFile<Task>
 
-  constructor(home: string, logger: Logger) {
+  constructor(home: string, private logger: Logger) {
     this.file = new KeyedFile({ path: join(home, SCHEDULES_FILE), field: 'tasks', what: 'schedules', value: taskValue, logger })
   }
 
@@ -20,9 +21,26 @@ export class FileTaskStore implements TaskStore {
     return this.file.path
   }
 
+  /** An unreadable file is set aside (never written over: its tasks may be mended by hand) and the tasks start empty. */
   async load(): Promise<Task[]> {
+    const path = this.file.path
+    let text: string | undefined
+    try {
+      text = await readFile(path, 'utf8')
+    } catch (e: any) {
+      if (e?.code !== 'ENOENT') throw new TaskStoreError(`${path} could not be read (${e?.message ?? e})`)
+    }
+    if (text !== undefined) {
+      try {
+        parseKeyed(text, 'tasks', taskValue)
+      } catch (e: any) {
+        const aside = `${path}.unreadable-${Date.now()}`
+        await rename(path, aside)
+        this.logger.warn('schedules %s is not valid (%s); it is kept as %s and the tasks start empty', path, e?.message ?? e, aside)
+      }
+    }
     const problem = await this.file.load()
-    if (problem) throw new TaskStoreError(`${this.file.path} ${problem}`)
+    if (problem) throw new TaskStoreError(`${path} ${problem}`)
     return [...this.file.map.values()]
   }
 

@@ -9,11 +9,15 @@ import type { Clock, Timer } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { SchedulesConfig } from './config'
-import { DueHeap } from './due-heap'
 import { openingNote } from './opening-note'
 import type { TaskStore } from './store'
-import { newTaskId, type Task, type TaskAsker } from './task'
-import { cronOf, firstRun, localTime, nextRun, parseAt, type TimeError } from './times'
+import { newTask, type NewTask, type ScheduleError } from './new-task'
+import type { Task, TaskView } from './task'
+import { TaskIndex } from './task-index'
+import { cronOf, localTime, nextRun } from './times'
+
+export type { NewTask, ScheduleError } from './new-task'
+export type { TaskView } from './task'
 
 /** timers longer than this are set again when they run out (setTimeout's limit is 24.8 days) */
 const LONGEST_TIMER = 86_400_000
@@ -40,26 +44,6 @@ export interface SchedulesDeps {
   shared?: boolean
 }
 
-export type ScheduleError = TimeError | { name: 'TooMany' | 'ProactiveForbidden' | 'NotFound' | 'NotStored'; message: string }
-
-export interface NewTask {
-  conversation: string
-  channel: string
-  who: TaskAsker
-  note: string
-  at?: string
-  cron?: string
-}
-
-/** A task as the tool lists it (SPEC §25). */
-export interface TaskView {
-  id: string
-  next: string
-  note: string
-  cron?: string
-  who: { id: string; name: string }
-}
-
 /** A firing stored, its turn not started yet: what it was, and what the firing stored. */
 interface Flight {
   task: Task
@@ -68,8 +52,7 @@ interface Flight {
 
 export class Schedules implements RuntimePart {
   readonly name = 'schedules'
-  private tasks = new Map<string, Task>()
-  private heap = new DueHeap()
+  private tasks = new TaskIndex()
   private timer?: Timer
   private timerAt = Infinity
   private flights = new Set<Flight>()
@@ -92,29 +75,12 @@ export class Schedules implements RuntimePart {
 
   private async load(): Promise<void> {
     try {
-      this.index(await this.d.store.load())
+      this.tasks.load(await this.d.store.load())
     } catch (e: any) {
       this.d.logger.warn('schedules %s could not be read: %s; the tasks there fire once they can be', this.d.store.where, e?.message ?? e)
     }
     this.refreshedAt = this.d.clock.now()
     this.arm()
-  }
-
-  private index(tasks: readonly Task[]): void {
-    this.tasks.clear()
-    this.heap.clear()
-    for (const t of tasks) this.put(t)
-  }
-
-  private put(t: Task): void {
-    this.tasks.set(t.id, t)
-    this.heap.push(t.next, t.id)
-  }
-
-  /** the soonest entry still current */
-  private soonest() {
-    if (this.heap.size > 2 * this.tasks.size + 64) this.index([...this.tasks.values()])
-    return this.heap.peek((id, at) => this.tasks.get(id)?.next === at)
   }
 
   // ---- asking, listing, cancelling (the tool, the console, the command) ----
@@ -125,51 +91,28 @@ export class Schedules implements RuntimePart {
   }
 
   private async added(o: NewTask): Promise<{ id: string; next: string } | ScheduleError> {
-    const { config, zone } = this.d
-    const now = this.d.clock.now()
-    if (!this.d.proactive()) return { name: 'ProactiveForbidden', message: 'this platform lets the bot speak only in answer to a message, so nothing can fire later' }
-    // the bounds first: a program asking a thousand tasks meets them before any cron is read
     await this.start()
-    const open = this.openOf(o.conversation)
-    if (open.length >= config.perConversation) return { name: 'TooMany', message: `this chat has ${open.length} open tasks, the most allowed; cancel one first` }
-    const mine = [...this.tasks.values()].filter(t => t.who.platform === o.who.platform && t.who.id === o.who.id).length
-    if (mine >= config.perUser) return { name: 'TooMany', message: `${o.who.name ?? o.who.id} has ${mine} open tasks, the most one person may ask for; cancel one first` }
-    let next: number
-    let cron: string | undefined
-    if (o.cron !== undefined) {
-      const made = cronOf(o.cron, zone)
-      if (!('cron' in made)) return made
-      const first = firstRun(made.cron, o.cron, now, config.minIntervalMinutes, zone)
-      if (!('next' in first)) return first
-      next = first.next
-      cron = o.cron.trim().replace(/\s+/g, ' ')
-    } else {
-      const at = parseAt(o.at ?? '', zone, now)
-      if (!('at' in at)) return at
-      next = at.at
-    }
-    const task: Task = {
-      id: newTaskId(id => this.tasks.has(id), this.d.random), conversation: o.conversation, channel: o.channel, note: o.note,
-      ...cron ? { cron } : {}, next, who: o.who, asked: now, rev: 0,
-    }
+    const { config, zone, random } = this.d
+    const task = newTask(o, { config, zone, random, now: this.d.clock.now(), index: this.tasks, proactive: this.d.proactive() })
+    if (!('rev' in task)) return task
     try {
       await this.d.store.add(task)
     } catch (e: any) {
       return { name: 'NotStored', message: `the task could not be stored (${e?.message ?? e}); nothing was scheduled` }
     }
-    this.put(task)
+    this.tasks.put(task)
     this.arm(task.next)
     return { id: task.id, next: localTime(task.next, zone) }
   }
 
   /** The open tasks of `conversation`, soonest first. */
   openOf(conversation: string): Task[] {
-    return [...this.tasks.values()].filter(t => t.conversation === conversation).sort((a, b) => a.next - b.next)
+    return this.tasks.openOf(conversation)
   }
 
   /** Every open task, soonest first (the console). */
   all(): Task[] {
-    return [...this.tasks.values()].sort((a, b) => a.next - b.next)
+    return this.tasks.all()
   }
 
   get(id: string): Task | undefined {
@@ -177,7 +120,8 @@ export class Schedules implements RuntimePart {
   }
 
   view(t: Task): TaskView {
-    return { id: t.id, next: localTime(t.next, this.d.zone), note: t.note, ...t.cron ? { cron: t.cron } : {}, who: { id: t.who.id, name: t.who.name ?? t.who.id } }
+    const who = { id: t.who.id, name: t.who.name ?? t.who.id }
+    return { id: t.id, next: localTime(t.next, this.d.zone), note: t.note, ...t.cron ? { cron: t.cron } : {}, who }
   }
 
   /** Removes task `id`; NotFound when it is gone (fired, cancelled, or never was). Who may is the caller's check. */
@@ -205,7 +149,7 @@ export class Schedules implements RuntimePart {
   private arm(at?: number): void {
     if (this.stopped) return
     if (at === undefined) {
-      at = this.soonest()?.at ?? Infinity
+      at = this.tasks.soonest()?.at ?? Infinity
       for (const until of this.heldUntil.values()) if (until < at) at = until
       if (this.d.shared) at = Math.min(at, this.refreshedAt + REFRESH_MS)
       this.timer?.cancel()
@@ -227,16 +171,16 @@ export class Schedules implements RuntimePart {
     if (this.d.shared && now >= this.refreshedAt + REFRESH_MS) await this.refresh()
     now = this.d.clock.now()
     const due: Task[] = []
-    const later: [number, string][] = []
-    for (let top = this.soonest(); top && top.at <= now; top = this.soonest()) {
-      this.heap.pop()
+    const later: Task[] = []
+    for (let top = this.tasks.soonest(); top && top.at <= now; top = this.tasks.soonest()) {
+      this.tasks.popSoonest()
       const task = this.tasks.get(top.id)!
       const held = this.heldUntil.get(task.id)
-      if (held !== undefined && held > now) later.push([task.next, task.id])
+      if (held !== undefined && held > now) later.push(task)
       else due.push(task)
     }
     // a held task stays due: back into the heap, looked at again when its hold ends
-    for (const [at, id] of later) this.heap.push(at, id)
+    for (const t of later) this.tasks.requeue(t)
     await Promise.all(due.map(t => this.fire(t, now)))
     this.arm()
   }
@@ -246,7 +190,7 @@ export class Schedules implements RuntimePart {
     this.refreshedAt = this.d.clock.now()
     try {
       const stored = await this.d.store.load()
-      if (!this.stopped) this.index(stored)
+      if (!this.stopped) this.tasks.load(stored)
     } catch (e: any) {
       this.d.logger.warn('schedules %s could not be read again: %s', this.d.store.where, e?.message ?? e)
     }
@@ -273,7 +217,8 @@ export class Schedules implements RuntimePart {
     try {
       won = await this.d.store.fired(task, next)
     } catch (e: any) {
-      logger.warn('schedule #%s of %s: the firing could not be stored (%s); trying again in a minute', task.id, task.conversation, e?.message ?? e)
+      logger.warn('schedule #%s of %s: the firing could not be stored (%s); trying again in a minute',
+        task.id, task.conversation, e?.message ?? e)
       this.heldUntil.set(task.id, this.d.clock.now() + RETRY_MS)
       return
     }
@@ -285,7 +230,7 @@ export class Schedules implements RuntimePart {
       return
     }
     const after = next === undefined ? undefined : { ...task, next, rev: task.rev + 1 }
-    if (after) this.put(after)
+    if (after) this.tasks.put(after)
     else this.tasks.delete(task.id)
     if (this.stopped) return void await this.putBack({ task, after })
     const flight: Flight = { task, after }
@@ -315,7 +260,7 @@ export class Schedules implements RuntimePart {
   private async putBack(flight: Flight): Promise<void> {
     try {
       const back = await this.d.store.restore(flight.task, flight.after)
-      if (!this.stopped) this.put(back)
+      if (!this.stopped) this.tasks.put(back)
     } catch (e: any) {
       this.d.logger.warn('schedule #%s of %s fired but its turn never started, and it could not be put back: %s',
         flight.task.id, flight.task.conversation, e?.message ?? e)

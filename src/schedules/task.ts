@@ -25,6 +25,15 @@ export interface Task {
   rev: number
 }
 
+/** A task as the tool lists it (SPEC §25): `next` as local time. */
+export interface TaskView {
+  id: string
+  next: string
+  note: string
+  cron?: string
+  who: { id: string; name: string }
+}
+
 /** the longest note: a reminder's words, not a document (the tool's schema says so too) */
 export const NOTE_CHARS = 500
 

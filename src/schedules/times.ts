@@ -67,7 +67,8 @@ export function cronOf(expr: string, zone: string): { cron: Cron } | TimeError {
   if (made) return { cron: made }
   const fields = s ? s.split(' ').length : 0
   if (fields !== 5) {
-    return { name: 'InvalidTime', message: `cron ${JSON.stringify(clipped(s))} has ${fields} fields; write five: minute hour day-of-month month day-of-week, e.g. '0 9 * * 1'` }
+    const message = `cron ${JSON.stringify(clipped(s))} has ${fields} fields; write five: minute hour day-of-month month day-of-week, e.g. '0 9 * * 1'`
+    return { name: 'InvalidTime', message }
   }
   let cron: Cron
   try {
@@ -120,7 +121,8 @@ function intervalVerdict(cron: Cron, expr: string, first: number, minMinutes: nu
     const wall = wallMs(t, zone)
     const gap = Math.max(wall - prevWall, t - prev)
     if (gap < min) {
-      return { name: 'TooFrequent', message: `cron ${JSON.stringify(clipped(expr))} fires ${Math.round(gap / 60_000)} min apart; repeating tasks fire at most every ${minMinutes} min` }
+      const apart = `fires ${Math.round(gap / 60_000)} min apart`
+      return { name: 'TooFrequent', message: `cron ${JSON.stringify(clipped(expr))} ${apart}; repeating tasks fire at most every ${minMinutes} min` }
     }
     prev = t
     prevWall = wall

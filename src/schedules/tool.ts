@@ -5,7 +5,8 @@ import { z } from 'zod'
 import type { Tool, TurnState } from '../contract/tool'
 import { allowed, notAllowed, type NotAllowed } from '../trust/permission'
 import DESCRIPTION from './schedule.txt'
-import type { ScheduleError, Schedules, TaskView } from './schedules'
+import type { ScheduleError } from './new-task'
+import type { Schedules, TaskView } from './schedules'
 import { NOTE_CHARS, type Task } from './task'
 
 const inputSchema = z.object({

@@ -134,7 +134,7 @@ const link = await tools.t_link({})
 return [a.content[0].text, b.content[0].text, link.content[0].url]`
         const { seen, next } = await use('codemode', { code })
         expect(JSON.parse(seen)).to.deep.equal(['slow after 100 ms', 'echo: fast', `mcp://t/${NOTE_URI}`])
-        expect(toolNamesOf(next).sort()).to.deep.equal(['codemode', 'finish', 'search', 'send_message', 't_echo', 'wait', 'write'])
+        expect(toolNamesOf(next).sort()).to.deep.equal(['codemode', 'finish', 'schedule', 'search', 'send_message', 't_echo', 'wait', 'write'])
         const desc = next.body.tools.find((t: any) => t.function.name === 'codemode').function.description
         expect(desc).to.match(/t_slow\(input: \{\n\s+ms: number\n\s+tag: string\n\s+\}\): Promise<\{ content: /)
         expect(desc).to.match(/t_stats\(input: Record<string, any>\): Promise<\{ content: .*; structuredContent: \{\n\s+count: number\n\s*\} \}>/)

@@ -4,7 +4,7 @@
 // firing whose turn never started is put back at stop; a clock set back an hour fires nothing twice;
 // the bounds; a full disk (a real tmpfs) refuses a task and keeps those stored.
 import { expect } from 'chai'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PartTurnRequest } from '../../src/part/plugin'
@@ -228,6 +228,18 @@ describe('schedules: the part, with a fake clock', function () {
       await stopAll()
       await unmount(dir)
     }
+  })
+
+  it('an unreadable schedules.json is set aside whole, never written over; new tasks start a new file', async () => {
+    const broken = '{"tasks": {"k1": {"id": "k1", "note": "mend me by hand"'
+    await writeFile(join(home, SCHEDULES_FILE), broken)
+    const s = await make()
+    expect(s.size).to.equal(0)
+    const aside = (await readdir(home)).filter(f => f.startsWith(`${SCHEDULES_FILE}.unreadable-`))
+    expect(aside).to.have.length(1)
+    expect(await readFile(join(home, aside[0]), 'utf8')).to.equal(broken)
+    expect(await add(s, { at: '2027-03-27 10:00' })).to.have.property('id')
+    expect(Object.keys(JSON.parse(await readFile(join(home, SCHEDULES_FILE), 'utf8')).tasks)).to.have.length(1)
   })
 
   it('a task cancelled is gone from the file and never fires', async () => {
