@@ -15,6 +15,7 @@ import { guardCommands, isOwner } from './command-owners'
 import { memoryPart } from '../memory/part'
 import { presencePart } from '../presence/part'
 import { budgetLines } from './budget-status'
+import { registerScheduleCommand } from './schedule-command'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
@@ -104,6 +105,8 @@ export function registerCommands(ctx: Context) {
     const until = timeOf(mute.until)
     return session.text(mute.by === 'platform' ? '.banned' : '.paused', [until])
   })
+
+  registerScheduleCommand(ctx)
 
   ctx.command('kotodama.migrate <to:string>', { authority: 4 })
     .option('profile', '-p <id:string>')

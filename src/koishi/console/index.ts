@@ -16,6 +16,7 @@ import { registerAudio } from './audio'
 import { registerPeople } from './people'
 import { registerTrash } from './trash'
 import { registerBudgets } from './budgets'
+import { registerSchedules } from './schedules'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -43,6 +44,7 @@ export function registerConsole(ctx: Context) {
   registerPeople(ctx)
   registerTrash(ctx)
   registerBudgets(ctx)
+  registerSchedules(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
