@@ -71,6 +71,33 @@ describe('schedules through the OneBot adapter (SPEC §25)', function () {
     expect(after).to.deep.equal({ ok: true, tasks: [] })
   })
 
+  it('a task whose group is gone: its turn reads the platform\'s refusal, and, acting for the asker, cancels her weekly task', async () => {
+    await start()
+    const at = localTime(Date.now() + 2500, 'Asia/Shanghai')
+    const [weekly, once] = await asks(ALICE, 'post the plan weekly, and once now', [
+      call('schedule', { cron: '0 9 * * 1', note: 'post the week plan' }), call('schedule', { at, note: 'post the plan once' }),
+    ])
+    expect([weekly.ok, once.ok]).to.deep.equal([true, true])
+    // NapCat's answer when QQ never confirms the send (helper/event.ts: a group the bot is no longer in)
+    h.napcat.fail('send_group_msg', { retcode: 1200, message: 'Timeout: NTEvent serviceAndMethod:NodeIKernelMsgService/sendMsg' })
+    const before = h.server.requests.length
+    h.server.script(
+      { toolCalls: [call('send_message', { messages: ['the plan: …'], continue: true })] },
+      { toolCalls: [call('schedule', { cancel: weekly.id })] },
+      { toolCalls: [call('finish', {})] },
+    )
+    await h.server.waitForRequests(before + 3, 10_000)
+    await h.settled()
+    const [sent] = toolResultsOf(h.server.requests[before + 1]).slice(-1).map(r => r.content)
+    // the adapter passes on NapCat's retcode (koishi-plugin-adapter-onebot drops its message)
+    expect(JSON.parse(sent).error).to.deep.equal({ name: 'SendFailed', message: 'send_group_msg failed: retcode 1200' })
+    const [cancelled] = toolResultsOf(h.server.requests[before + 2]).slice(-1).map(r => JSON.parse(r.content))
+    expect(cancelled).to.deep.equal({ ok: true, cancelled: weekly.id })
+    h.napcat.reset()
+    const [listed] = await asks(BOB, 'anything planned?', [call('schedule', { list: true })])
+    expect(listed.tasks).to.deep.equal([])
+  })
+
   it('cancel: another member gets NotAllowed and the task stays; the bot owner and the asker may', async () => {
     await start()
     const [a1] = await asks(ALICE, 'post the plan every monday', [call('schedule', { cron: '0 9 * * 1', note: 'post the week plan' })])
