@@ -125,7 +125,7 @@ export class KotodamaService extends Service {
       unavailable: (profile, bot) => this.storage.unavailable(this.storageOf(profile, bot)),
       storable: (profile, bot) => this.storageOf(profile, bot) !== 'database' || !!this.storage.table,
       runtime: (profile, bot) => this.runtime(profile, bot), homeOf: (profile, bot) => this.homeOf(profile, bot),
-      runtimes: this.runtimes, now: () => this.clock.now(),
+      recordsOf: (profile, bot) => this.storage.recordsOf(profile, bot), runtimes: this.runtimes, now: () => this.clock.now(),
     })
   }
 
@@ -197,7 +197,7 @@ export class KotodamaService extends Service {
         random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
-        historyTable: this.storage.tableOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
+        historyTable: this.storage.tableOf(profile, bot), records: this.storage.recordsOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
         budget: this.budgets.gateFor(profile.id, bot),
       }
     })
