@@ -51,7 +51,8 @@ export function specProblem(spec: RecordTableSpec<any>): string | undefined {
     if (!/^[a-z_][a-z0-9_]*$/i.test(name)) return `field ${JSON.stringify(name)} is not a plain name`
     if (!columnOf(kind as RecordField)) return `field ${name}: kind ${JSON.stringify(kind)} is not string, text, double, integer or json`
   }
-  if (spec.fields[spec.primary] !== 'string' && spec.fields[spec.primary] !== 'integer') return `primary ${JSON.stringify(spec.primary)} is not a string or integer field`
+  const primary = spec.fields[spec.primary]
+  if (primary !== 'string' && primary !== 'integer') return `primary ${JSON.stringify(spec.primary)} is not a string or integer field`
 }
 
 /** One field's value as stored; throws with the field's path when it cannot be. */
@@ -60,7 +61,9 @@ function storedValue(kind: RecordField, path: string, v: unknown): unknown {
     case 'string': {
       if (typeof v !== 'string') throw new RecordTableError(`${path} is ${typeof v}, not a string`)
       const s = encoded(v)
-      if (s.length > STRING_CHARS) throw new RecordTableError(`${path} is ${s.length} characters as stored (upper case, spaces and non-ASCII take 3 per byte); at most ${STRING_CHARS}`)
+      if (s.length > STRING_CHARS) {
+        throw new RecordTableError(`${path} is ${s.length} characters as stored (upper case, spaces and non-ASCII take 3 per byte); at most ${STRING_CHARS}`)
+      }
       return s
     }
     case 'text':
@@ -86,7 +89,9 @@ export function storedFields(spec: RecordTableSpec<any>, part: 'row' | 'patch' |
     const kind: RecordField | undefined = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined
     if (!kind) throw new RecordTableError(`${part}.${name} is not a field of the table`)
     // a `where` compares in the database: text and JSON would compare under its collation
-    if (part === 'where' && (kind === 'text' || kind === 'json')) throw new RecordTableError(`${part}.${name} is ${kind}: a where names string, integer or double fields`)
+    if (part === 'where' && (kind === 'text' || kind === 'json')) {
+      throw new RecordTableError(`${part}.${name} is ${kind}: a where names string, integer or double fields`)
+    }
     out[name] = storedValue(kind, `${part}.${name}`, v)
   }
   if (all) for (const name of Object.keys(spec.fields)) if (!(name in out)) throw new RecordTableError(`${part}.${name} is missing`)
