@@ -14,6 +14,7 @@ import { Runtime, runtimeHome } from '../runtime/runtime'
 import type { HistorySide, StorageKind } from '../history/sides'
 import { storedRuntimes, type StoredRuntime } from '../runtime/stored-runtimes'
 import type { MigrationResult } from '../history/migrate'
+import type { PartRecords } from '../part/records'
 import type { WakeEngineFactory } from '../attention/wake-engine'
 import { Sandbox } from '../sandbox'
 import { VisionCache } from '../model/vision'
@@ -236,6 +237,11 @@ export class KotodamaService extends Service {
   /** The home folder of (profile, bot), running or not (SPEC §2). */
   homeOf(profile: ProfileConfig, bot: string): string {
     return runtimeHome(this.dataDir(), profile.id, bot)
+  }
+
+  /** The parts' tables of (profile, bot) under storage: database, read without starting it (its tasks); undefined on files or without a database. */
+  recordsOf(profile: ProfileConfig, bot: string): PartRecords | undefined {
+    return this.storage.recordsOf(profile, bot)
   }
 
   /** The histories of (profile, bot) as its runtime would open them, without starting it; none while its database is missing. */
