@@ -4,6 +4,7 @@
 import { Context, Session, Universal } from 'koishi'
 import { claimsBot } from '../claims/match'
 import type { ProfileConfig } from '../config/types'
+import type { PartRecords } from '../part/records'
 import { hasWorkWithoutMessage } from '../runtime/pending-work'
 import type { Runtime } from '../runtime/runtime'
 import { KeyedQueue } from '../util/keyed-queue'
@@ -28,6 +29,8 @@ export interface InboundDeps {
   storable(profile: ProfileConfig, bot: string): boolean
   runtime(profile: ProfileConfig, bot: string): Promise<Runtime>
   homeOf(profile: ProfileConfig, bot: string): string
+  /** the parts' tables of (profile, bot) under storage: database (their tasks), else undefined */
+  recordsOf(profile: ProfileConfig, bot: string): PartRecords | undefined
   /** the running runtimes: stopped when their bot goes, watched for starts (history pull) */
   runtimes: Pick<RuntimeRegistry, 'running' | 'watch' | 'stopWhere'>
   now(): number
@@ -133,7 +136,7 @@ export class Inbound {
     for (const b of this.ctx.bots) {
       if (b.status !== Universal.Status.ONLINE || (bot && b.sid !== bot)) continue
       for (const profile of this.deps.profiles().filter(p => claimsBot(p.claims, b.sid))) {
-        hasWorkWithoutMessage(this.deps.homeOf(profile, b.sid), profile).then(yes => {
+        hasWorkWithoutMessage(this.deps.homeOf(profile, b.sid), profile, this.deps.recordsOf(profile, b.sid)).then(yes => {
           if (yes && this.ctx.scope.isActive && this.deps.storable(profile, b.sid)) return this.deps.runtime(profile, b.sid)
         }).catch(() => {})
       }

@@ -14,6 +14,7 @@ import { Runtime, runtimeHome } from '../runtime/runtime'
 import type { HistorySide, StorageKind } from '../history/sides'
 import { storedRuntimes, type StoredRuntime } from '../runtime/stored-runtimes'
 import type { MigrationResult } from '../history/migrate'
+import type { PartRecords } from '../part/records'
 import type { WakeEngineFactory } from '../attention/wake-engine'
 import { Sandbox } from '../sandbox'
 import { VisionCache } from '../model/vision'
@@ -125,7 +126,7 @@ export class KotodamaService extends Service {
       unavailable: (profile, bot) => this.storage.unavailable(this.storageOf(profile, bot)),
       storable: (profile, bot) => this.storageOf(profile, bot) !== 'database' || !!this.storage.table,
       runtime: (profile, bot) => this.runtime(profile, bot), homeOf: (profile, bot) => this.homeOf(profile, bot),
-      runtimes: this.runtimes, now: () => this.clock.now(),
+      recordsOf: (profile, bot) => this.storage.recordsOf(profile, bot), runtimes: this.runtimes, now: () => this.clock.now(),
     })
   }
 
@@ -197,7 +198,7 @@ export class KotodamaService extends Service {
         random: () => this.random(), clock: this.clock, botName: this.ctx.bots[bot]?.user?.name,
         sandbox: this.sandbox, vision: this.vision, files: this.files, redact: this.redact,
         health: this.health ??= new ModelHealth(this.clock, this.log), descriptors: this.descriptors, loaded: this.loaded,
-        historyTable: this.storage.tableOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
+        historyTable: this.storage.tableOf(profile, bot), records: this.storage.recordsOf(profile, bot), owners: this.owners, ownerTools: this.ownerTools,
         budget: this.budgets.gateFor(profile.id, bot),
       }
     })
@@ -236,6 +237,11 @@ export class KotodamaService extends Service {
   /** The home folder of (profile, bot), running or not (SPEC §2). */
   homeOf(profile: ProfileConfig, bot: string): string {
     return runtimeHome(this.dataDir(), profile.id, bot)
+  }
+
+  /** The parts' tables of (profile, bot) under storage: database, read without starting it (its tasks); undefined on files or without a database. */
+  recordsOf(profile: ProfileConfig, bot: string): PartRecords | undefined {
+    return this.storage.recordsOf(profile, bot)
   }
 
   /** The histories of (profile, bot) as its runtime would open them, without starting it; none while its database is missing. */

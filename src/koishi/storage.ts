@@ -11,6 +11,8 @@ import type { Clock } from '../util/clock'
 import type { DescriptorBudget } from '../util/descriptor-budget'
 import type { Logger } from '../util/logger'
 import { koishiHistoryTable } from './history-table'
+import { KoishiRecords } from './part-records'
+import type { PartRecords } from '../part/records'
 import { runtimeKey } from '../claims/bot-id'
 
 /** Why kotodama.migrate did not start; the command words each reason. */
@@ -34,6 +36,8 @@ const keyOf = (profile: ProfileConfig, bot: string) => runtimeKey(profile.id, bo
 export class HistoryStorage {
   /** the history table, while Koishi's database service is there */
   table?: HistoryTable
+  /** the parts' tables (schedules), on the same service */
+  private records?: KoishiRecords
   /** runtimes a migration moved to the other storage, until the plugin restarts */
   private moved = new Map<string, StorageKind>()
   /** runtimes being migrated: their messages wait */
@@ -44,9 +48,11 @@ export class HistoryStorage {
   constructor(ctx: Context, private o: { config: Config; log: Logger; clock(): Clock; descriptors: DescriptorBudget; gone(): void }) {
     ctx.inject(['database'], sub => {
       this.table = koishiHistoryTable(sub)
+      this.records = new KoishiRecords(sub)
       this.missing = false
       sub.on('dispose', () => {
         this.table = undefined
+        this.records = undefined
         o.gone()
       })
     })
@@ -71,6 +77,15 @@ export class HistoryStorage {
   /** The table (profile, bot) writes to, or undefined for files. */
   tableOf(profile: ProfileConfig, bot: string): HistoryTable | undefined {
     return this.of(profile, bot) === 'database' ? this.table : undefined
+  }
+
+  /**
+   * The parts' tables of (profile, bot) when it keeps its histories on the database, else undefined
+   * (its parts keep files in the home). A migration moves histories only: a part's rows or files
+   * stay where they were written (docs/schedules.md "Storage").
+   */
+  recordsOf(profile: ProfileConfig, bot: string): PartRecords | undefined {
+    return this.of(profile, bot) === 'database' ? this.records?.of(keyOf(profile, bot)) : undefined
   }
 
   /** Resolves when a migration of (profile, bot) has finished; undefined when none runs. */

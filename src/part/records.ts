@@ -3,7 +3,10 @@
 // and filters the runtime's key, so a part never sees another runtime's rows). A conditional update
 // (`update` with the fields a row must still have) is how instances agree on who does what.
 
-/** A column's kind: 'string' up to 255 characters, 'text' any length. */
+/**
+ * A column's kind: 'string' up to 255 characters as the database stores them (upper case, spaces
+ * and non-ASCII take 3 per UTF-8 byte: src/koishi/record-values.ts), 'text' any length.
+ */
 export type RecordField = 'string' | 'text' | 'double' | 'integer' | 'json'
 
 export interface RecordTableSpec<R> {
@@ -14,7 +17,7 @@ export interface RecordTableSpec<R> {
   primary: keyof R & string
 }
 
-/** Equality on each field named (a row matches when all are equal). */
+/** Equality on each field named (a row matches when all are equal): 'string', 'integer' and 'double' fields only. */
 export type RecordWhere<R> = Partial<R>
 
 /** Every method throws with the table's name and the driver's words when the database fails. */
