@@ -10,6 +10,9 @@ import { Harness, call, NO_TYPING } from '../support/harness'
 import { FakeOpenAI, lastUserText } from '../support/fake-openai'
 import { sqliteDatabase, type DatabasePlugin } from '../support/databases'
 import { fakeClock, type InstalledClock } from '../support/fake-clock'
+import { captureListeners } from '../support/console-listeners'
+import { registerSchedules } from '../../src/koishi/console/schedules'
+import { RecordsTaskStore } from '../../src/schedules/records-store'
 
 const TABLE = 'kotodama_schedules'
 const HOUR = 3_600_000
@@ -119,5 +122,25 @@ describe('schedules on SQLite (storage: database)', function () {
     await again.idle(300)
     expect(await again.app.kotodama.list()).to.deep.equal([])
     expect(firings(row.id)).to.have.length(1)
+  })
+
+  it('the console lists and cancels the tasks of a runtime that is not running, from its rows', async () => {
+    const h = await start()
+    const profile = h.app.kotodama.config.profiles[0]
+    const records = h.app.kotodama.recordsOf(profile, 'mock:514')!
+    const now = Date.now()
+    const task = (id: string, note: string) => ({
+      id, conversation: 'group:room1', channel: 'group:room1', note, next: now + 2 * HOUR, who: { platform: 'mock', id: 'bob', name: 'Bob' }, asked: now, rev: 0,
+    })
+    const store = new RecordsTaskStore(records)
+    await store.add(task('aaaaa', 'feed the cat'))
+    await store.add(task('bbbbb', 'call mum'))
+    expect(await h.app.kotodama.list()).to.deep.equal([])
+    const l = captureListeners(h.app, registerSchedules)
+    const view = await l.send('kotodama/schedules', 'neko', 'mock:514')
+    expect(view.groups.flatMap((g: any) => g.tasks.map((t: any) => t.note))).to.have.members(['feed the cat', 'call mum'])
+    expect(await l.send('kotodama/schedule-cancel', 'neko', 'mock:514', 'aaaaa')).to.deep.equal({ ok: true })
+    expect((await h.app.database.get(TABLE as any, {})).map((r: any) => r.id)).to.deep.equal(['bbbbb'])
+    expect(await h.app.kotodama.list()).to.deep.equal([])
   })
 })
