@@ -41,6 +41,9 @@ export interface SchedulesDeps {
 
 export type ScheduleError = TimeError | { name: 'TooMany' | 'ProactiveForbidden' | 'NotFound' | 'NotStored'; message: string }
 
+/** What `add` is asked for. */
+export type NewTask = { conversation: string; channel: string; who: TaskAsker; note: string; at?: string; cron?: string }
+
 /** A task as the tool lists it (SPEC §25). */
 export interface TaskView {
   id: string
@@ -70,6 +73,7 @@ export class Schedules implements RuntimePart {
   private loaded?: Promise<void>
   private stopped = false
   private refreshedAt = 0
+  private adding: Promise<unknown> = Promise.resolve()
 
   constructor(private d: SchedulesDeps) {}
 
@@ -107,8 +111,15 @@ export class Schedules implements RuntimePart {
 
   // ---- asking, listing, cancelling (the tool, the console, the command) ----
 
-  /** Adds a task of `conversation` held in `channel`; nothing is stored when it is refused. */
-  async add(o: { conversation: string; channel: string; who: TaskAsker; note: string; at?: string; cron?: string }): Promise<{ id: string; next: string } | ScheduleError> {
+  /** Adds a task of `conversation` held in `channel`; nothing is stored when it is refused. One at a time:
+   *  adds at once (a program's Promise.all) would each count the bounds before any of them is stored. */
+  add(o: NewTask): Promise<{ id: string; next: string } | ScheduleError> {
+    const run = this.adding.then(() => this.addNow(o))
+    this.adding = run.catch(() => {})
+    return run
+  }
+
+  private async addNow(o: NewTask): Promise<{ id: string; next: string } | ScheduleError> {
     const { config, zone } = this.d
     const now = this.d.clock.now()
     if (!this.d.proactive()) return { name: 'ProactiveForbidden', message: 'this platform lets the bot speak only in answer to a message, so nothing can fire later' }
