@@ -28,6 +28,8 @@ import { sendElements } from './send-elements'
 import { budgets } from './budgets'
 import { acts } from './acts'
 import { reactions } from './reactions'
+import { schedulesHeld, schedulesRestart } from './schedules'
+import { dailyMonth } from './schedules-month'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -57,6 +59,9 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['24', 'budgets (SPEC §22)', budgets],
   ['25', 'reactions people add (SPEC §23)', reactions],
   ['26', 'acts (SPEC §23)', acts],
+  ['27', 'schedules: 10,000 open tasks (SPEC §25)', schedulesHeld],
+  ['28', 'schedules: a restart', schedulesRestart],
+  ['29', 'schedules: a month of a daily task', dailyMonth],
 ]
 
 async function main() {
