@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import type { Entry } from '../history/entries'
 import type { PartTurnRequest } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
-import type { Clock, Timer } from '../util/clock'
+import type { Clock } from '../util/clock'
+import { SoonestTimer } from '../util/soonest-timer'
 import { KeyedFile } from '../util/keyed-file'
 import { displayName } from '../util/transcript-text'
 import type { Logger } from '../util/logger'
@@ -17,8 +18,6 @@ import { afterHuman, afterIdleWake, nextIdleAt, rulesKey, rulesOf, type IdleNext
 
 export const INITIATIVE_FILE = 'initiative.json'
 const MINUTE = 60_000
-/** timers longer than this are set again when they run out (setTimeout's limit is 24.8 days) */
-const LONGEST_TIMER = 86_400_000
 /** a wake that finds its conversation muted looks again this much later */
 const MUTED_RETRY = 30 * MINUTE
 
@@ -67,13 +66,13 @@ export class IdleWakes implements RuntimePart {
   private rules: IdleRules
   /** the rules a due was drawn under (IdleState.rules): one string shared by every state */
   private drawnUnder: string
-  private timer?: Timer
-  private timerAt = Infinity
+  private timer: SoonestTimer
   private early: [string, readonly Entry[]][] | undefined = []
   private stopped = false
   private loaded?: Promise<void>
 
   constructor(private d: InitiativeDeps) {
+    this.timer = new SoonestTimer(d.clock, () => this.tick())
     this.rules = rulesOf(d.config, d.dayZone)
     this.drawnUnder = rulesKey(d.config, d.dayZone)
     this.file = new KeyedFile({ path: join(d.home, INITIATIVE_FILE), field: 'idle', what: 'idle wakes', value: stateValue, logger: d.logger })
@@ -146,23 +145,13 @@ export class IdleWakes implements RuntimePart {
   /** Sets the timer for `at`, or (no argument) for the soonest wake of all. */
   private arm(at?: number): void {
     if (this.stopped) return
-    if (at === undefined) {
-      at = Infinity
-      for (const s of this.states.values()) if (s.due !== undefined && s.due < at) at = s.due
-      this.timer?.cancel()
-      this.timer = undefined
-      this.timerAt = Infinity
-    }
-    if (at === Infinity || (this.timer && this.timerAt <= at)) return
-    this.timer?.cancel()
-    this.timerAt = at
-    const wait = Math.min(Math.max(0, at - this.d.clock.now()), LONGEST_TIMER)
-    this.timer = this.d.clock.setTimeout(() => this.tick(), wait).unref()
+    if (at !== undefined) return this.timer.sooner(at)
+    let soonest = Infinity
+    for (const s of this.states.values()) if (s.due !== undefined && s.due < soonest) soonest = s.due
+    this.timer.reset(soonest)
   }
 
   private tick(): void {
-    this.timer = undefined
-    this.timerAt = Infinity
     const now = this.d.clock.now()
     for (const [key, s] of this.states) if (s.due !== undefined && s.due <= now) this.fire(key, s, now)
     this.arm()
@@ -236,7 +225,7 @@ export class IdleWakes implements RuntimePart {
 
   async stop(): Promise<void> {
     this.stopped = true
-    this.timer?.cancel()
+    this.timer.cancel()
     await this.loaded
     await this.file.stop()
   }

@@ -5,7 +5,8 @@
 import type { TurnAuthor } from '../contract/authors'
 import type { PartTurnRequest } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
-import type { Clock, Timer } from '../util/clock'
+import type { Clock } from '../util/clock'
+import { SoonestTimer } from '../util/soonest-timer'
 import type { Logger } from '../util/logger'
 import { SerialQueue } from '../util/serial-queue'
 import type { SchedulesConfig } from './config'
@@ -19,8 +20,6 @@ import { cronOf, localTime, nextRun } from './times'
 export type { NewTask, ScheduleError } from './new-task'
 export type { TaskView } from './task'
 
-/** timers longer than this are set again when they run out (setTimeout's limit is 24.8 days) */
-const LONGEST_TIMER = 86_400_000
 /** a store that refused a firing is asked again this much later */
 const RETRY_MS = 60_000
 /** a task due in a muted channel (a pause, a ban: SPEC §19) looks again this much later */
@@ -53,8 +52,7 @@ interface Flight {
 export class Schedules implements RuntimePart {
   readonly name = 'schedules'
   private tasks = new TaskIndex()
-  private timer?: Timer
-  private timerAt = Infinity
+  private timer: SoonestTimer
   private flights = new Set<Flight>()
   /** fires whose store write is in progress */
   private firing = new Map<string, Promise<void>>()
@@ -66,7 +64,9 @@ export class Schedules implements RuntimePart {
   private stopped = false
   private refreshedAt = 0
 
-  constructor(private d: SchedulesDeps) {}
+  constructor(private d: SchedulesDeps) {
+    this.timer = new SoonestTimer(d.clock, () => void this.tick())
+  }
 
   start(): Promise<void> {
     this.loaded ??= this.load()
@@ -148,24 +148,14 @@ export class Schedules implements RuntimePart {
   /** Sets the timer for `at`, or (no argument) for the soonest task. */
   private arm(at?: number): void {
     if (this.stopped) return
-    if (at === undefined) {
-      at = this.tasks.soonest()?.at ?? Infinity
-      for (const until of this.heldUntil.values()) if (until < at) at = until
-      if (this.d.shared) at = Math.min(at, this.refreshedAt + REFRESH_MS)
-      this.timer?.cancel()
-      this.timer = undefined
-      this.timerAt = Infinity
-    }
-    if (at === Infinity || (this.timer && this.timerAt <= at)) return
-    this.timer?.cancel()
-    this.timerAt = at
-    const wait = Math.min(Math.max(0, at - this.d.clock.now()), LONGEST_TIMER)
-    this.timer = this.d.clock.setTimeout(() => void this.tick(), wait).unref()
+    if (at !== undefined) return this.timer.sooner(at)
+    let soonest = this.tasks.soonest()?.at ?? Infinity
+    for (const until of this.heldUntil.values()) if (until < soonest) soonest = until
+    if (this.d.shared) soonest = Math.min(soonest, this.refreshedAt + REFRESH_MS)
+    this.timer.reset(soonest)
   }
 
   private async tick(): Promise<void> {
-    this.timer = undefined
-    this.timerAt = Infinity
     if (this.stopped) return
     let now = this.d.clock.now()
     if (this.d.shared && now >= this.refreshedAt + REFRESH_MS) await this.refresh()
@@ -282,7 +272,7 @@ export class Schedules implements RuntimePart {
 
   async stop(): Promise<void> {
     this.stopped = true
-    this.timer?.cancel()
+    this.timer.cancel()
     await this.loaded
     await this.changes.idle()
     await Promise.all(this.firing.values())
