@@ -6,7 +6,7 @@ import { expect } from 'chai'
 import { mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Harness, call } from '../support/harness'
-import { toolResultsOf } from '../support/fake-openai'
+import { lastToolValues } from '../support/fake-openai'
 import { FakeEmbeddings } from '../support/fake-embeddings'
 import { memoryDatabase } from '../support/databases'
 import { runtimeHome } from '../../src/runtime/runtime'
@@ -37,13 +37,7 @@ describe('recall: the search tool and history:// (SPEC §17)', function () {
     await h.client(where.user ?? 'zed', where.channel).receive(wake)
     await h.server.waitForRequests(before + 2)
     await h.settled()
-    return toolResultsOf(h.server.requests[before + 1]).slice(-calls.length).map(r => {
-      try {
-        return JSON.parse(r.content)
-      } catch {
-        return r.content
-      }
-    })
+    return lastToolValues(h.server.requests[before + 1], calls.length)
   }
 
   const search = async (query: string, where: { user?: string; channel?: string } = { channel: 'room' }, limit?: number): Promise<Hit[]> =>

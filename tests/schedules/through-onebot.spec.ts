@@ -5,7 +5,7 @@
 import { expect } from 'chai'
 import { seg } from '../support/fakes/onebot'
 import { OneBotHarness, call } from '../support/onebot-harness'
-import { lastUserText, toolResultsOf } from '../support/fake-openai'
+import { lastToolValues, lastUserText, toolResultsOf } from '../support/fake-openai'
 import { localTime } from '../../src/schedules/times'
 
 const GROUP = 555
@@ -36,13 +36,7 @@ describe('schedules through the OneBot adapter (SPEC §25)', function () {
     await h.napcat.groupMessage({ group: GROUP, user, segments: [seg.at(10001), seg.text(` ${text}`)] })
     await h.server.waitForRequests(before + 2)
     await h.settled()
-    return toolResultsOf(h.server.requests[before + 1]).slice(-calls.length).map(r => {
-      try {
-        return JSON.parse(r.content)
-      } catch {
-        return r.content   // the model adapter's own words (an input the schema refused)
-      }
-    })
+    return lastToolValues(h.server.requests[before + 1], calls.length)
   }
 
   it('a task fires as a turn of its group, its note naming it and who asked; the turn is counted to the asker', async () => {

@@ -16,7 +16,7 @@ export type { SpeechReply, TranscriptionBody, TranscriptionFile, TranscriptionRe
 export { speechSeconds, transcriptionOf } from './fakes/wire/openai-audio'
 export type { IssuedReasoning, ResponsesReply, ResponsesUsage } from './fakes/wire/openai-responses'
 export { functionCallOutputsOf, inputOf, itemsOf, reasoningInputOf } from './fakes/wire/openai-responses'
-export { imagePartsOf, lastUserText, userTexts, messagesOf, toolNamesOf, toolResultsOf } from './fakes/wire/openai-chat'
+export { imagePartsOf, lastToolValues, lastUserText, userTexts, messagesOf, toolNamesOf, toolResultsOf } from './fakes/wire/openai-chat'
 
 export type FakeReply = ChatReply
 export type Guard = GuardOf<FakeReply>

@@ -184,3 +184,14 @@ export function toolResultsOf(req: RecordedRequest): { tool_call_id: string; con
       content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
     }))
 }
+
+/** The last `n` tool results of `req` as the model read them: JSON parsed, other text (an input the schema refused) as it is. */
+export function lastToolValues(req: RecordedRequest, n: number): any[] {
+  return toolResultsOf(req).slice(-n).map(r => {
+    try {
+      return JSON.parse(r.content)
+    } catch {
+      return r.content
+    }
+  })
+}
