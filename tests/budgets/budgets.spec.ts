@@ -12,6 +12,7 @@ import { fakeClock } from '../support/fake-clock'
 import { FakeOpenAI } from '../support/fake-openai'
 import { koishiBudgetTable } from '../../src/koishi/budget-table'
 import { memoryDatabase } from '../support/databases'
+import { disposeAndWait } from '../support/faults'
 
 const PRICE = { input: 1000, output: 1000 }
 /** a step that costs `cost` (1000 prompt tokens cost 1) */
@@ -170,7 +171,8 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     await h.client('alice', 'room1').receive(mention('first'))
     await h.server.waitForRequests(1)
     await h.settled()
-    h.fork.dispose()
+    // the service's stop (which writes the day file) has finished, not only the homes' locks
+    await disposeAndWait(h)
     await homesFree(h.dataDir)
     h.fork = h.app.plugin(kotodama, h.config)
     await h.idle()
@@ -186,7 +188,8 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     await h.client('alice', 'room1').receive(mention('first'))
     await h.server.waitForRequests(1)
     await h.settled()
-    h.fork.dispose()
+    // the service's stop (which writes the day file) has finished, not only the homes' locks
+    await disposeAndWait(h)
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
     const rows = JSON.parse(await dayFile(dir))
@@ -209,7 +212,8 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     await h.server.waitForRequests(1)
     await h.settled()
     expect(texts()).to.deep.equal(['hi', 'Spent for today.'])
-    h.fork.dispose()
+    // the service's stop (which writes the day file) has finished, not only the homes' locks
+    await disposeAndWait(h)
     await homesFree(h.dataDir)
     const dir = join(h.dataDir, 'budgets')
     await h.until(async () => (await dayFile(dir)).includes('"reply"'), 'the reply row')
