@@ -50,7 +50,7 @@ export const formatLatency = (ms: number) => ms < 1000 ? `${ms} ms` : `${(ms / 1
  * explicit wake-up (`wake:<reason>`) as its own reason; another engine's codes as they are.
  */
 export function reasonText(reason: string, t: T): string {
-  if (reason === 'direct' || reason === 'mention' || reason === 'quote' || reason === 'poke') return t(`reason.${reason}`)
+  if (['direct', 'mention', 'quote', 'poke', 'idle', 'schedule'].includes(reason)) return t(`reason.${reason}`)
   const at = reason.indexOf(':')
   const [kind, rest] = at < 0 ? [reason, ''] : [reason.slice(0, at), reason.slice(at + 1)]
   if (kind === 'keyword') return t('reason.keyword', { keyword: rest })

@@ -100,12 +100,33 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
   })
 }
 
-/** The minimal mind: answer chat facts with two short messages, and end the turn after a tool result. */
+/** "remind me in 2 minutes: stretch" / "2分钟后提醒我：喝水": the schedule tool's demo (SPEC §25) */
+const REMIND = /remind me in (\d{1,4}) ?(s|sec|seconds?|m|min|minutes?)\b[:,]?\s*(.*)/i
+const REMIND_ZH = /(\d{1,4}) ?(秒|分钟)后提醒我[:：，,]?\s*(.*)/
+/** the opening note of a task's turn */
+const FIRED = /\[schedule #\w+, asked by .*? on \d{4}-\d\d-\d\d \d\d:\d\d: (.*?)(?:; [^;\]]* late)?\]$/m
+
+const say = (...messages: string[]) => ({ name: 'send_message', args: { mode: 'text', messages } })
+
+/** The minimal mind: answer chat facts with two short messages, keep a reminder, and end the turn after a tool result. */
 function reply(body: any): { name: string; args: unknown } {
   const messages: any[] = Array.isArray(body.messages) ? body.messages : []
   const last = messages[messages.length - 1]
+  if (last?.role === 'tool') {
+    const added = parsed(textOf(last.content))
+    if (added?.ok && added.id && added.next) return say(`Okay, task #${added.id}: I will remind you at ${added.next}.`)
+    if (added?.ok === false && added.error?.message) return say(`I could not keep that: ${added.error.message}`)
+  }
   if (last?.role !== 'user') return { name: 'finish', args: { reason: 'offline demo: nothing more to say' } }
+  const fired = FIRED.exec(textOf(last.content))
+  if (fired) return say(`⏰ ${fired[1]}`)
   const heard = lastFact(textOf(last.content))
+  const asked = REMIND.exec(heard) ?? REMIND_ZH.exec(heard)
+  if (asked) {
+    const seconds = /^(s|sec|秒)/i.test(asked[2]) ? Number(asked[1]) : Number(asked[1]) * 60
+    // an ISO time with its offset: the offline model knows no time zone
+    return { name: 'schedule', args: { at: new Date(Date.now() + seconds * 1000).toISOString(), note: asked[3] || 'your reminder' } }
+  }
   return {
     name: 'send_message',
     args: {
@@ -129,6 +150,14 @@ function cachedPrefixTokens(seen: string[], raw: string): number {
     best = Math.max(best, i)
   }
   return Math.floor(best / 4 / 64) * 64
+}
+
+function parsed(text: string): any {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 function textOf(content: unknown): string {

@@ -98,4 +98,15 @@ describe('demo: npm start -- --offline', function () {
     for (const m of fromBot()) expect(m).to.include({ channel: '#', platform: 'sandbox:bob' })
     expect(demo.offlineModel.requests - before).to.equal(1)
   })
+
+  it('"remind me in 2 seconds: stretch" is kept: the bot says when, and reminds at that time (SPEC §25)', async () => {
+    const received = await openConsole()
+    ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:carol', 'carol', '@carol', 'remind me in 2 seconds: stretch'], id: 1 }))
+    const fromBot = () => received.filter(m => m.user === 'Koishi').map(m => m.content)
+    const deadline = Date.now() + 10_000
+    while (fromBot().length < 2 && Date.now() < deadline) await new Promise(r => setTimeout(r, 25))
+    expect(fromBot(), JSON.stringify(received)).to.have.length(2)
+    expect(fromBot()[0]).to.match(/^Okay, task #\w{5}: I will remind you at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/)
+    expect(fromBot()[1]).to.equal('⏰ stretch')
+  })
 })
