@@ -18,7 +18,7 @@ export function skillScheme(skills: () => ReadonlyMap<string, Skill>): SchemeHan
   async function locate(url: string) {
     const u = parseFileUrl(url)
     const [name, ...rest] = u.segments
-    if (!name) throw new ResourceError('invalid_url', `${clip(url)}: write skill://<name>/SKILL.md`)
+    if (!name || u.rooted) throw new ResourceError('invalid_url', `${clip(url)}: a skill's file is skill://<name>/<path>, e.g. skill://<name>/SKILL.md`)
     const skill = skills().get(name)
     if (!skill) {
       const known = [...skills().keys()]
