@@ -4,7 +4,7 @@
 import type { Skill } from './library'
 
 /** a description's budget in the prompt: an ASCII character costs 1, any other WIDE (a CJK one is about a token) */
-export const DESCRIPTION_UNITS = 100
+export const DESCRIPTION_UNITS = 80
 const WIDE = 3
 
 /** One line, at most DESCRIPTION_UNITS, cut with '…'. */
