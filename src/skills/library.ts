@@ -48,7 +48,7 @@ export async function loadSkills(dirs: readonly string[], logger: Logger): Promi
   for (const dir of dirs) {
     let names: string[]
     try {
-      names = (await readdir(dir, { withFileTypes: true })).filter(e => e.isDirectory() || e.isSymbolicLink()).map(e => e.name).sort()
+      names = (await readdir(dir, { withFileTypes: true })).filter(e => e.isDirectory() || e.isSymbolicLink()).map(e => e.name)
     } catch (e) {
       leave(dir, `the folder cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
       continue

@@ -23,9 +23,11 @@ describe('skills: the prompt section (SPEC §24)', function () {
   })
 
   it('is byte-identical across two turns with 50 skills, one sorted line each', async () => {
-    await writeManySkills(root, 50)
-    await writeSkill(root, 'aaa-long', { name: 'aaa-long', description: `${'word '.repeat(60)}end` })
-    h = await Harness.start({ profile: { skills: { dirs: [root] } } })
+    await writeManySkills(join(root, 'one'), 50)
+    // a second folder: its skills sort among the first's; a name already loaded is left out
+    await writeSkill(join(root, 'two'), 'aaa-long', { name: 'aaa-long', description: `${'word '.repeat(60)}end` })
+    await writeSkill(join(root, 'two'), 'skill-03', { name: 'skill-03', description: 'A second skill-03.' })
+    h = await Harness.start({ profile: { skills: { dirs: [join(root, 'one'), join(root, 'two')] } } })
     h.server.fallback({ toolCalls: [call('finish', {})] })
     await h.client('bob').receive('first')
     await h.server.waitForRequests(1)
@@ -40,6 +42,10 @@ describe('skills: the prompt section (SPEC §24)', function () {
     expect(lines).to.have.length(51)
     expect(lines.map(l => l.slice(2, l.indexOf(':')))).to.deep.equal(['aaa-long', ...Array.from({ length: 50 }, (_, i) => `skill-${String(i).padStart(2, '0')}`)])
     expect(lines[0]).to.equal(`- aaa-long: ${'word '.repeat(16).trim()}…`)
+    expect(lines[4]).to.include('- skill-03: Use when a member asks for task number 3')
+    expect(h.warnings().filter(w => w.includes('left out'))).to.deep.equal([
+      `skill ${join(root, 'two', 'skill-03', 'SKILL.md')} left out: a skill named skill-03 was already loaded from ${join(root, 'one', 'skill-03', 'SKILL.md')}`,
+    ])
   })
 
   it('clips a description to one line of bounded width, a wide character counting more', () => {
