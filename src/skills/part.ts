@@ -16,21 +16,27 @@ export interface SkillsView {
 
 const NOT_ALLOWED = 'not in skills.allow'
 
+/** The skills of `config` this profile may use, and those left out (broken ones logged, once each). */
+export async function allowedSkills(config: SkillsConfig, logger: Logger): Promise<SkillsView> {
+  const set = await loadSkills(config.dirs, logger)
+  const all = config.allow.includes('*')
+  const ok = set.skills.filter(s => all || config.allow.includes(s.name))
+  return { skills: ok, left: [...set.left, ...set.skills.filter(s => !ok.includes(s)).map(s => ({ file: s.file, why: NOT_ALLOWED }))] }
+}
+
 export class SkillsPart implements RuntimePart {
   readonly name = 'skills'
   private allowed = new Map<string, Skill>()
-  private left: LeftOutSkill[] = []
+  private left: readonly LeftOutSkill[] = []
   private section = ''
 
   constructor(private readonly config: SkillsConfig, private readonly logger: Logger) {}
 
   async start() {
-    const set = await loadSkills(this.config.dirs, this.logger)
-    const all = this.config.allow.includes('*')
-    const ok = set.skills.filter(s => all || this.config.allow.includes(s.name))
-    this.allowed = new Map(ok.map(s => [s.name, s]))
-    this.left = [...set.left, ...set.skills.filter(s => !this.allowed.has(s.name)).map(s => ({ file: s.file, why: NOT_ALLOWED }))]
-    this.section = promptSection(ok)
+    const { skills, left } = await allowedSkills(this.config, this.logger)
+    this.allowed = new Map(skills.map(s => [s.name, s]))
+    this.left = left
+    this.section = promptSection(skills)
   }
 
   schemes() {
