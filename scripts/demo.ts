@@ -34,6 +34,8 @@ export interface DemoOptions {
   initiative?: Record<string, unknown>
   /** the profile's stickers config (SPEC §19; tests of the sticker view) */
   stickers?: Record<string, unknown>
+  /** the profile's skills config (SPEC §24; tests of the skills view) */
+  skills?: Record<string, unknown>
   /** the plugin's budgets (SPEC §22; tests of the budgets view) */
   budgets?: Record<string, unknown>
 }
@@ -93,6 +95,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.mcpServers ? { mcp: o.mcpServers.map(s => s.id) } : {}),
         ...(o.stickers ? { stickers: o.stickers } : {}),
         ...(o.initiative ? { initiative: o.initiative } : {}),
+        ...(o.skills ? { skills: o.skills } : {}),
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),

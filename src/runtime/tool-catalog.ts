@@ -5,6 +5,7 @@ import type { CodemodeLimits } from '../config/types'
 import type { VisionCache } from '../model/vision'
 import type { CallPort } from '../model/calls'
 import { buildCatalog } from '../tools/catalog'
+import { skillModules } from '../tools/program-modules'
 import type { ProgramRunner } from '../tools/codemode'
 import { finishTool } from '../tools/finish'
 import { readTool } from '../tools/read'
@@ -43,7 +44,7 @@ export function toolCatalog(deps: CatalogDeps, host: ToolHost): () => Map<string
     for (const [name, tool] of plan.tools) all.set(name, tool)
     if (plan.searchTool) all.set(TOOL_SEARCH, plan.searchTool)
     if (deps.ownerOnly) guardOwnerTools(all, deps.ownerOnly)
-    const tools = withHidden(buildCatalog(all, view.profile.codemode, deps.limits, deps.sandbox, plan.hidden).direct, plan.hidden)
+    const tools = withHidden(buildCatalog(all, view.profile.codemode, deps.limits, deps.sandbox, plan.hidden, skillModules(view.resources)).direct, plan.hidden)
     cached = { version: ext.version, tools }
     return tools
   }

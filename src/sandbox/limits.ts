@@ -19,6 +19,9 @@ export const MAX_ERROR_CHARS = 16_384
 /** QuickJS's own stack limit; the worker's V8 stack (WORKER_STACK_MB) must be well above it. */
 export const QUICKJS_STACK_BYTES = 1 * MiB
 export const WORKER_STACK_MB = 8
+/** modules one program may import (SPEC §24), and the size of one */
+export const MAX_MODULES = 32
+export const MAX_MODULE_BYTES = 256 * KiB
 
 /** What the worker needs to enforce. */
 export interface WorkerLimits {

@@ -3,11 +3,11 @@
 // programs queue. Also how a worker thread is started, from the build or from the TS sources.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { compileWasm } from './wasm'
 import { QUICKJS_STACK_BYTES, WORKER_STACK_MB } from './limits'
-import type { HostMessage, WorkerData, WorkerMessage } from './protocol'
-import { FLAG_INTERRUPT, FLAG_POSTED } from './protocol'
+import type { HostMessage, ModuleReply, WorkerData, WorkerMessage } from './protocol'
+import { FLAG_COUNT, FLAG_INTERRUPT, FLAG_MODULE, FLAG_POSTED } from './protocol'
 
 /** How long the worker spins for a tool result before sleeping (see worker/main.ts). */
 export const SPIN_MS = 0.3
@@ -22,10 +22,11 @@ let built: boolean | undefined
 function newWorker(workerData: WorkerData): Worker {
   built ??= existsSync(BUILT_WORKER)
   const resourceLimits = { stackSizeMb: WORKER_STACK_MB }
-  if (built) return new Worker(BUILT_WORKER, { workerData, resourceLimits })
+  const transferList = [workerData.modules]
+  if (built) return new Worker(BUILT_WORKER, { workerData, resourceLimits, transferList })
   // by a computed path, so the bundle leaves this dev-only module (and esbuild) out
   const { startDevWorker } = require(join(__dirname, 'dev-worker')) as typeof import('./dev-worker')
-  return startDevWorker({ workerData, resourceLimits })
+  return startDevWorker({ workerData, resourceLimits, transferList })
 }
 
 export type WorkerEvent =
@@ -41,11 +42,14 @@ export class SandboxWorker {
   /** Receives the worker's messages and its death while a program runs on it. */
   listener: ((e: WorkerEvent) => void) | null = null
   private readonly flags: Int32Array
+  private readonly modules: MessagePort
 
   constructor(wasmModule: WebAssembly.Module, pages: number, warm: boolean, readonly epoch: number, private readonly onDeath: (w: SandboxWorker) => void) {
-    const shared = new SharedArrayBuffer(8)
+    const shared = new SharedArrayBuffer(4 * FLAG_COUNT)
     this.flags = new Int32Array(shared)
-    this.worker = newWorker({ wasmModule, flags: shared, pages, warm, spinMs: SPIN_MS, stackBytes: QUICKJS_STACK_BYTES })
+    const channel = new MessageChannel()
+    this.modules = channel.port1
+    this.worker = newWorker({ wasmModule, flags: shared, modules: channel.port2, pages, warm, spinMs: SPIN_MS, stackBytes: QUICKJS_STACK_BYTES })
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('message', (m: WorkerMessage) => m[0] === 'ready' && m[1] ? reject(new Error(String(m[1]))) : resolve())
       this.worker.once('exit', () => reject(new Error('the sandbox worker exited during startup')))
@@ -63,6 +67,13 @@ export class SandboxWorker {
     Atomics.add(this.flags, FLAG_POSTED, 1)
   }
 
+  /** A module's text for a worker blocked in its module loader (worker/modules.ts). */
+  postModule(reply: ModuleReply) {
+    this.modules.postMessage(reply)
+    Atomics.add(this.flags, FLAG_MODULE, 1)
+    Atomics.notify(this.flags, FLAG_MODULE)
+  }
+
   /** Ask a busy guest to stop at the interrupt handler's next poll. */
   interrupt(runId: number) {
     Atomics.store(this.flags, FLAG_INTERRUPT, runId)
@@ -78,6 +89,7 @@ export class SandboxWorker {
     this.alive = false
     this.onDeath(this)
     this.exited = this.worker.terminate().catch(() => {})
+    this.modules.close()
     const listener = this.listener
     this.listener = null
     listener?.({ type: 'exit', error })

@@ -4,7 +4,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type { Clock, Timer } from '../util/clock'
 import type { SandboxWorker, WorkerEvent, WorkerPool } from './pool'
 import { describeError } from '../util/describe-error'
-import { MAX_ERROR_CHARS, WATCHDOG_GRACE_MS, type Limits } from './limits'
+import { MAX_ERROR_CHARS, MAX_MODULE_BYTES, WATCHDOG_GRACE_MS, type Limits } from './limits'
 import type { FlatReplies } from './protocol'
 import type { HostTool, ProgramError, ProgramOutcome, RunOptions } from './types'
 
@@ -65,6 +65,8 @@ export class Session {
       this.addLogs(m[3])
       const calls = m[2]
       for (let i = 0; i < calls.length; i += 3) this.callTool(calls[i] as number, calls[i + 1] as string, calls[i + 2] as string | null)
+    } else if (m[0] === 'module') {
+      if (m[1] === this.id) this.loadModule(m[2], m[3])
     } else if (m[0] === 'done') {
       if (m[1] !== this.id) return
       this.addLogs(m[3])
@@ -96,6 +98,26 @@ export class Session {
     p.then(
       (out) => this.toolDone(id, name, out),
       (e) => this.reply(id, 1, ['ToolError', `tool "${name}" failed: ${describeError(e, MAX_ERROR_CHARS)}`]),
+    )
+  }
+
+  /** A module the program imports: its text, or a named error the program can catch. */
+  private loadModule(seq: number, url: string) {
+    const source = this.opts.modules
+    const load = source
+      ? Promise.resolve().then(() => source(url, this.abort.signal))
+      : Promise.reject(named('ModuleNotFound', 'imports are not available here'))
+    load.then((text) => {
+      const bytes = Buffer.byteLength(text)
+      if (bytes > MAX_MODULE_BYTES) throw named('ModuleTooLarge', `${url.slice(0, 200)} is ${bytes} bytes; a module may have ${MAX_MODULE_BYTES}`)
+      return text
+    }).then(
+      (text) => { if (!this.finished) this.worker.postModule([this.id, seq, text, '', '']) },
+      (e) => {
+        if (this.finished) return
+        const name = typeof e?.name === 'string' && /^[A-Z]\w{0,40}$/.test(e.name) && e.name !== 'Error' ? e.name : 'ImportError'
+        this.worker.postModule([this.id, seq, null, name, describeError(e, MAX_ERROR_CHARS)])
+      },
     )
   }
 

@@ -12,7 +12,12 @@ export interface RunOptions {
   tools: Record<string, HostTool>
   limits: SandboxLimits
   signal?: AbortSignal
+  /** the text of a module a program imports (SPEC §24); absent: imports fail with ModuleNotFound */
+  modules?: ModuleSource
 }
+
+/** Reads a module's text on the host; an error's name (ModuleNotFound, ...) reaches the program. */
+export type ModuleSource = (url: string, signal: AbortSignal) => Promise<string>
 
 export interface RunStats {
   wallMs: number

@@ -1,6 +1,7 @@
 // Which tools the model calls directly and which only from programs (SPEC §8).
 import type { CodemodeLimits } from '../config/types'
 import { codemodeTool, type ProgramRunner } from './codemode'
+import type { TurnModules } from './program-modules'
 import type { Tool } from '../contract/tool'
 import { BUILTIN_TOOLS, isBuiltinTool } from '../contract/builtin-names'
 
@@ -17,6 +18,7 @@ export interface Catalog {
 /** `hidden`: tools found with tool_search (SPEC §18); programs may call them, the codemode tool does not declare them. */
 export function buildCatalog(
   all: Map<string, Tool>, codemode: { enabled: boolean; direct: string[] }, limits: CodemodeLimits, runner: ProgramRunner, hidden?: ReadonlySet<string>,
+  modules?: TurnModules,
 ): Catalog {
   if (!codemode.enabled) return { direct: all, sandbox: new Map() }
   const sandbox = new Map([...all].filter(([name]) => !resident(name)))
@@ -24,6 +26,6 @@ export function buildCatalog(
   for (const [name, tool] of all) {
     if (resident(name) || both(name) || codemode.direct.includes(name)) direct.set(name, tool)
   }
-  direct.set('codemode', codemodeTool(sandbox, limits, runner, hidden))
+  direct.set('codemode', codemodeTool(sandbox, limits, runner, hidden, modules))
   return { direct, sandbox }
 }

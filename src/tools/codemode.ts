@@ -8,6 +8,7 @@ import { presentProgram, type CodemodeOutcome, type UnfinishedCall } from './cod
 import type { Tool, ToolCallContext } from '../contract/tool'
 import { paidCounter } from '../contract/paid-calls'
 import { DEFAULT_CODEMODE } from '../config/defaults'
+import type { TurnModules } from './program-modules'
 import DESCRIPTION from './codemode.txt'
 
 /** Runs programs; the service's sandbox (one per plugin instance). */
@@ -32,12 +33,13 @@ const inputSchema = z.object({ code: z.string().min(1).describe('the program: th
 /** How long an ended program's aborted host calls get to report what they did. */
 const UNFINISHED_GRACE_MS = 2000
 
-/** `hidden`: callable from programs, declared only by tool_search (SPEC §18). */
+/** `hidden`: callable from programs, declared only by tool_search (SPEC §18); `modules`: what `import()` reads (SPEC §24). */
 export function codemodeTool(
   sandboxTools: Map<string, Tool>,
   limits: CodemodeLimits,
   runner: ProgramRunner,
   hidden?: ReadonlySet<string>,
+  modules?: TurnModules,
 ): Tool<{ code: string }, CodemodeOutcome> {
   return {
     description: describe(sandboxTools, limits, hidden),
@@ -62,7 +64,8 @@ export function codemodeTool(
           return call
         }
       }
-      const outcome: CodemodeOutcome = await runner.run(code, { tools, limits, signal: ctx.signal })
+      const imports = modules ? { modules: (url: string, signal: AbortSignal) => modules(url, signal, ctx.turn) } : {}
+      const outcome: CodemodeOutcome = await runner.run(code, { tools, limits, signal: ctx.signal, ...imports })
       if (!outcome.ok) {
         await settleWithin([...inflight], UNFINISHED_GRACE_MS, unfinished)
         // say what the calls the program never saw finish did, e.g. which messages went out

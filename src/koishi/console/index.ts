@@ -17,6 +17,7 @@ import { registerPeople } from './people'
 import { registerTrash } from './trash'
 import { registerBudgets } from './budgets'
 import { registerSchedules } from './schedules'
+import { registerSkills } from './skills'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -45,6 +46,7 @@ export function registerConsole(ctx: Context) {
   registerTrash(ctx)
   registerBudgets(ctx)
   registerSchedules(ctx)
+  registerSkills(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {

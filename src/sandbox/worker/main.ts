@@ -19,6 +19,7 @@ let current: Program | null = null
 
 const env: WorkerEnv = {
   flags,
+  modules: data.modules,
   stackBytes: data.stackBytes,
   post: (m: WorkerMessage) => parentPort.postMessage(m),
   ended(p) {
@@ -95,7 +96,7 @@ const WARM_UP = 'let s = 0\nfor (let i = 0; i < 30; i++) s += (await tools.t({ i
 
 async function warmUp() {
   let calls: FlatCalls = []
-  const local: WorkerEnv = { flags: new Int32Array(2), stackBytes: data.stackBytes, post: (m) => { if (m[0] === 'calls') calls = m[2] }, ended() {} }
+  const local: WorkerEnv = { flags: new Int32Array(3), stackBytes: data.stackBytes, post: (m) => { if (m[0] === 'calls') calls = m[2] }, ended() {} }
   const limits = { timeoutMs: 5000, pages: INITIAL_PAGES * 2, maxToolCalls: 100, maxToolInputBytes: 1 << 16, maxResultBytes: 1 << 16, maxLogBytes: 1 << 16 }
   // run id -1: never the id in the interrupt flag
   const p = new Program(-1, limits, local)

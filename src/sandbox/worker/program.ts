@@ -1,11 +1,13 @@
 // One program in the worker: its fresh QuickJS instance, the prelude's helpers, the job loop
 // (pump), the tool-call queue handed to the host, console capture, and how it finishes.
+import type { MessagePort } from 'node:worker_threads'
 import type { DisposableSuccess, QuickJSHandle } from 'quickjs-emscripten-core'
 import type { WorkerLimits } from '../limits'
 import type { FlatCalls, FlatReplies, RunResult, WorkerMessage } from '../protocol'
 import { FLAG_INTERRUPT } from '../protocol'
 import { take, type Instance } from './instance'
 import { Vm } from './vm'
+import { installModules } from './modules'
 import { classify, clip, err, errorMessage, failure, hostError, OutOfMemory, stopError, type RunState, type StopReason } from './errors'
 
 export const now = () => performance.now()
@@ -34,6 +36,8 @@ function decimal(q: string, from: number, stop: number): number {
 export interface WorkerEnv {
   flags: Int32Array
   stackBytes: number
+  /** the port module texts come back on; absent: no imports */
+  modules?: MessagePort
   post(m: WorkerMessage): void
   /** Called once, after the program's 'done' was posted. */
   ended(p: Program): void
@@ -103,6 +107,8 @@ export class Program implements RunState {
       return false
     })
     this.names = JSON.parse(namesJson)
+    const stopped = () => !!this.stop || Atomics.load(flags, FLAG_INTERRUPT) === this.id
+    installModules(rt, { id: this.id, timeLeft: () => this.deadline - now(), stopped }, { port: this.env.modules, flags, post: this.env.post })
     const hostLog = ctx.newFunction('hostLog', (l, t) => this.onHostLog(l, t))
     // Not catchable: the interrupt handler ends the program at its next poll, pump() right after the slice
     const hostFatal = ctx.newFunction('hostFatal', () => { this.stop ??= 'calls' })
