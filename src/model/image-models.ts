@@ -26,8 +26,8 @@ export interface ImageModels {
 /** A server's answer past the bound: said in words, never read whole. */
 export class AnswerTooLarge extends Error {
   override name = 'AnswerTooLarge'
-  constructor(readonly max: number) {
-    super(`the picture server answered more than ${Math.round(max / 1024 / 1024)} MB; nothing was kept`)
+  constructor() {
+    super(`the picture server answered more than ${PICTURE_MAX_BYTES / 1024 / 1024} MB (the bound of a picture); nothing was kept`)
   }
 }
 
@@ -38,7 +38,7 @@ export const boundedFetch = (inner: typeof fetch = fetch): typeof fetch => async
   const max = json ? JSON_MAX_BYTES : PICTURE_MAX_BYTES
   if (Number(res.headers.get('content-length') ?? 0) > max) {
     await res.body?.cancel().catch(() => {})
-    throw new AnswerTooLarge(max)
+    throw new AnswerTooLarge()
   }
   const chunks: Uint8Array[] = []
   let size = 0
@@ -50,7 +50,7 @@ export const boundedFetch = (inner: typeof fetch = fetch): typeof fetch => async
       size += value.byteLength
       if (size > max) {
         await reader.cancel().catch(() => {})
-        throw new AnswerTooLarge(max)
+        throw new AnswerTooLarge()
       }
       chunks.push(value)
     }
