@@ -8,7 +8,7 @@ import { DEFAULT_PICTURES, picturesSection } from '../../src/pictures/config'
 import { checkConfig } from '../../src/runtime/config-of-parts'
 import { profileFormOf, schemaShape } from '../support/schema-shape'
 
-const CHAT = { id: 'main', baseURL: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: 0, timeoutMs: 1000, contextTokens: 0, fallback: [] }
+const CHAT = { id: 'main', baseURL: 'http://127.0.0.1:1/v1', model: 'm', maxRetries: 0, timeoutMs: 1000, contextTokens: 0, fallback: [] as string[] }
 // only what an images endpoint needs
 const IMAGE = { id: 'painter', kind: 'image', baseURL: 'http://127.0.0.1:2/v1', model: 'dall-e-3', maxRetries: 0, timeoutMs: 1000 }
 const profile = (o: Record<string, unknown> = {}) => ({ id: 'neko', model: 'main', claims: [{ bot: '*', channels: ['*'] }], maxSteps: 20, ...o })
