@@ -13,8 +13,10 @@ export const PICTURE_MAX_BYTES = 20 * 1024 * 1024
 const JSON_MAX_BYTES = Math.ceil(PICTURE_MAX_BYTES * 4 / 3) + 64 * 1024
 
 export interface Picture {
-  data: Uint8Array
-  mediaType: string
+  readonly data: Uint8Array
+  readonly mediaType: string
+  /** the bytes as base64, when the server sent them so (no second encoding) */
+  readonly base64?: string
 }
 
 /** What an image entry's handle offers; uncounted: called through ModelCalls.run({ kind: 'image' }). */
@@ -36,10 +38,13 @@ export const boundedFetch = (inner: typeof fetch = fetch): typeof fetch => async
   const res = await inner(input, init)
   const json = (res.headers.get('content-type') ?? '').includes('json')
   const max = json ? JSON_MAX_BYTES : PICTURE_MAX_BYTES
-  if (Number(res.headers.get('content-length') ?? 0) > max) {
+  const length = res.headers.get('content-length')
+  if (Number(length ?? 0) > max) {
     await res.body?.cancel().catch(() => {})
     throw new AnswerTooLarge()
   }
+  // a declared length within the bound is held to by the HTTP client: read as it is
+  if (length !== null) return res
   const chunks: Uint8Array[] = []
   let size = 0
   if (res.body) {
@@ -75,7 +80,8 @@ export function imageModels(config: ModelConfig): ImageModels {
         maxRetries: 0,
         abortSignal: o.signal,
       })
-      return r.images.map(f => ({ data: f.uint8Array, mediaType: f.mediaType }))
+      // the SDK's files decode and encode lazily: a b64_json answer is kept as base64 until bytes are asked
+      return r.images.map(f => ({ get data() { return f.uint8Array }, get base64() { return f.base64 }, mediaType: f.mediaType }))
     },
   }
 }

@@ -68,7 +68,7 @@ export function drawTool(d: DrawDeps): Tool<Input, DrawResult> {
       }
       if (key) void d.counts.write()
       const owner = placeOf(turnScope(ctx.turn))
-      const id = await d.view.assets.register(`data:${picture.mediaType};base64,${Buffer.from(picture.data).toString('base64')}`,
+      const id = await d.view.assets.register(`data:${picture.mediaType};base64,${picture.base64 ?? Buffer.from(picture.data).toString('base64')}`,
         { mediaType: picture.mediaType, filename: 'picture' }, owner ? { owner } : {})
       return { ok: true, url: `asset://${id}` }
     },
