@@ -27,6 +27,7 @@ import { initiative } from './initiative'
 import { sendElements } from './send-elements'
 import { budgets } from './budgets'
 import { acts } from './acts'
+import { drawOverhead } from './pictures'
 import { reactions } from './reactions'
 import { schedulesHeld, schedulesRestart } from './schedules'
 import { dailyMonth } from './schedules-month'
@@ -64,6 +65,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['28', 'schedules: a restart', schedulesRestart],
   ['29', 'schedules: a month of a daily task', dailyMonth],
   ['30', 'skills in the system prompt (SPEC §24)', skills],
+  ['31', 'pictures: draw overhead (SPEC §24)', drawOverhead],
 ]
 
 async function main() {

@@ -18,7 +18,11 @@ export const optional = (check: FieldCheck): FieldCheck => (v, c) => v === undef
 
 /** A model id from `models`, or '' for none. */
 export const knownModelOrNone: FieldCheck = (v, c) => typeof v !== 'string' ? 'must be a model id or empty'
-  : !v || c.hasModel(v) ? undefined : `names unknown model "${v}"`
+  : !v || c.hasModel(v) ? chatKind(v, c) : `names unknown model "${v}"`
+
+/** A chat model's place (a profile's model, a judge) names no image model (SPEC §24). */
+export const chatKind = (v: string, c: SectionContext): string | undefined =>
+  c.kindOf?.(v) === 'image' ? `names image model "${v}", which cannot chat` : undefined
 
 export function at(obj: unknown, path: string): unknown {
   return path.split('.').reduce<any>((o, k) => o?.[k], obj)

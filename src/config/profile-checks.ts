@@ -3,7 +3,7 @@
 // model, its claims (a profile that claims nothing serves nothing).
 import { patternError } from '../claims/match'
 import {
-  fallBack, fraction, isBoolean, knownModelOrNone, nonEmptyString, nonNegative, optional, positive, positiveInt, share, wholeNonNegative, type Report,
+  chatKind, fallBack, fraction, isBoolean, knownModelOrNone, nonEmptyString, nonNegative, optional, positive, positiveInt, share, wholeNonNegative, type Report,
 } from './checks'
 import {
   DEFAULT_ATTACHMENT, DEFAULT_CONTEXT, DEFAULT_HISTORY, DEFAULT_MAX_STEPS, DEFAULT_STALE_SECONDS,
@@ -52,6 +52,7 @@ export function stoppingProblems(p: ProfileConfig, base: string, stop: Stop, con
   if (id) stop(`${base}.id`, id)
   else if (context.seen.has(p.id)) stop(`${base}.id`, 'duplicates the id of an earlier profile')
   if (!context.hasModel(p.model)) stop(`${base}.model`, `names unknown model "${p.model}" (known: ${context.models.join(', ') || 'none'})`)
+  else if (chatKind(p.model, context)) stop(`${base}.model`, chatKind(p.model, context)!)
   if (!p.claims?.length) stop(`${base}.claims`, 'must list at least one claim')
   p.claims?.forEach((c, ci) => {
     const bp = patternError(c.bot)

@@ -15,6 +15,7 @@ export const CHATLUNA_MODEL_SCHEMA = 'kotodama.chatluna-model'
 
 const model = Schema.object({
   id: Schema.string().required(),
+  kind: Schema.union(['chat', 'image']).default('chat'),
   // any string passes the form: an unknown provider costs its entry (validate.ts), not the whole plugin
   provider: Schema.union([...PROVIDERS.map(p => Schema.const(p)), Schema.string()]).default('openai-compatible'),
   // a ChatLuna model ('platform/model') takes the place of baseURL, apiKey and model (SPEC §11.1)
@@ -37,6 +38,7 @@ const model = Schema.object({
     cachedInput: Schema.number().default(0),
     cacheWrite: Schema.number().default(0),
     output: Schema.number().default(0),
+    image: Schema.number().default(0),
   }),
 })
 

@@ -2,11 +2,14 @@
 // form and its checks. Declared here, below the parts, so the config reads the sections it is handed
 // (the edge passes the list of parts) without importing any part.
 import type Schema from 'schemastery'
+import type { ModelKind } from './types'
 
 /** What a field's check may look at beyond its value: the config's other sections (a field naming a model). */
 export interface SectionContext {
   /** whether `id` is a model of the config's `models` that passed its checks */
   hasModel(id: string): boolean
+  /** the kind of model `id` (SPEC §24); undefined when unknown */
+  kindOf?(id: string): ModelKind | undefined
 }
 
 /** A check of one field: why the value is bad, or undefined. */

@@ -8,8 +8,13 @@ export type StrayTextPolicy = 'remind' | 'send' | 'drop'
 export type ProviderName = 'openai-compatible' | 'anthropic' | 'google' | 'openai'
 export const PROVIDERS: readonly ProviderName[] = ['openai-compatible', 'anthropic', 'google', 'openai']
 
+/** chat: a language model (the default); image: an images endpoint for the draw tool (SPEC §24) */
+export type ModelKind = 'chat' | 'image'
+
 export interface ModelConfig {
   id: string
+  /** absent: chat */
+  kind?: ModelKind
   /** absent: openai-compatible */
   provider?: ProviderName
   /** Anthropic's cache lifetime (SPEC §11.1) */
@@ -46,6 +51,8 @@ export interface ModelPrice {
   /** prompt tokens written to the cache (Anthropic: 1.25× input, 2× for the 1-hour TTL); 0: the input price */
   cacheWrite?: number
   output: number
+  /** one picture of an image model (SPEC §24), not per million; 0: unknown */
+  image?: number
 }
 
 export type ToolCallDialect = 'native' | 'hermes' | 'xml'

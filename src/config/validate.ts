@@ -51,6 +51,17 @@ const MODEL_CHECKS: Record<string, FieldCheck> = {
   cacheTtl: v => v === undefined || v === '5m' || v === '1h' ? undefined : "must be '5m' or '1h'",
   toolChoice: v => v === undefined || v === 'auto' || v === 'required' ? undefined : 'must be auto or required',
   'price.input': optNonNegative, 'price.cachedInput': optNonNegative, 'price.cacheWrite': optNonNegative, 'price.output': optNonNegative,
+  'price.image': optNonNegative,
+  kind: v => v === undefined || v === 'chat' || v === 'image' ? undefined : 'must be chat or image',
+}
+
+/** Fields only a chat model reads: an image entry is never held to them (SPEC §24). */
+const CHAT_ONLY = ['chatluna', 'contextTokens', 'reasoning', 'thinkingBudget', 'cacheTtl', 'toolChoice']
+
+/** An image entry's checks: OpenAI-compatible images endpoints, through the provider that has them. */
+const IMAGE_CHECKS: Record<string, FieldCheck> = {
+  ...Object.fromEntries(Object.entries(MODEL_CHECKS).filter(([k]) => !CHAT_ONLY.includes(k))),
+  provider: v => v === undefined || v === 'openai-compatible' ? undefined : 'an image model goes through openai-compatible (/v1/images/generations)',
 }
 
 const CODEMODE_CHECKS: Record<string, FieldCheck> = {
@@ -100,7 +111,7 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
   const problems: ConfigProblem[] = []
   const models = new Map<string, ModelConfig>()
   config.models.forEach((m, i) => {
-    const found = runChecks(m, `models[${i}]`, MODEL_CHECKS)
+    const found = runChecks(m, `models[${i}]`, m.kind === 'image' ? IMAGE_CHECKS : MODEL_CHECKS)
     if (models.has(m.id)) found.push({ path: `models[${i}].id`, message: 'duplicates the id of an earlier model' })
     problems.push(...found)
     if (!found.length) models.set(m.id, m)
@@ -110,14 +121,15 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
     const known = models.get(m.id)
     if (!known || known !== m) return
     const fallback = (m.fallback ?? []).filter((id, k) => {
-      const why = id === m.id ? 'names the model itself' : !models.has(id) ? `names unknown model "${id}"` : undefined
+      const why = id === m.id ? 'names the model itself' : !models.has(id) ? `names unknown model "${id}"`
+        : (models.get(id)!.kind === 'image') !== (m.kind === 'image') ? `names model "${id}" of another kind` : undefined
       if (why) problems.push({ path: `models[${i}].fallback[${k}]`, message: `${why}; it is left out` })
       return !why
     })
     models.set(m.id, { ...m, fallback })
   })
   const codemode = fallBack<CodemodeLimits>(config.codemode, DEFAULT_CODEMODE, CODEMODE_CHECKS, 'codemode',
-    (path, message) => problems.push({ path, message }), { hasModel: id => models.has(id) })
+    (path, message) => problems.push({ path, message }), { hasModel: id => models.has(id), kindOf: id => kindOf(models, id) })
   const mcpServers = new Map<string, McpServerConfig>()
   config.mcp?.servers?.forEach((srv, i) => {
     const found = mcpServerProblems(srv, `mcp.servers[${i}]`, new Set(mcpServers.keys()))
@@ -126,7 +138,7 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
   })
   const profiles: ProfileConfig[] = []
   const seen = new Set<string>()
-  const context = { hasModel: (id: string) => models.has(id), seen, models: [...models.keys()] }
+  const context = { hasModel: (id: string) => models.has(id), kindOf: (id: string) => kindOf(models, id), seen, models: [...models.keys()] }
   config.profiles.forEach((p, i) => {
     const base = `profiles[${i}]`
     const stops: { path: string; message: string }[] = []
@@ -150,6 +162,8 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
   return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems),
     budgets: checkedBudgets(config.budgets, problems, new Set(models.keys())), problems }
 }
+
+const kindOf = (models: Map<string, ModelConfig>, id: string) => models.has(id) ? models.get(id)!.kind ?? 'chat' : undefined
 
 /** `trust.owners` entries are 'platform:userId' (e.g. onebot:10001); another is reported and left out: it would name nobody. */
 function checkedTrust(given: Partial<TrustConfig> | undefined, problems: ConfigProblem[]): TrustConfig {

@@ -57,6 +57,7 @@ export function registerCommands(ctx: Context) {
         const counts = (c: UsageCounts) =>
           session.text('.usage-counts', [c.requests, c.promptTokens, formatShare(cachedShare(c)), c.completionTokens, c.errors])
           + (c.cacheWriteTokens ? session.text('.usage-cache-writes', [c.cacheWriteTokens]) : '')
+          + (c.images ? session.text('.usage-images', [c.images]) : '')
           + (c.cost !== undefined ? session.text('.usage-cost', [formatCost(c.cost)]) : '')
         lines.push(session.text('.usage', [u.model]), session.text('.usage-total', [counts(u.total)]), session.text('.usage-today', [counts(u.today)]))
       }

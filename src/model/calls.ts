@@ -19,14 +19,17 @@ import { currentPayer } from './payer-scope'
  * Whether a kind of call tries the first model's `fallback` when it is unavailable (docs/providers.md
  * "Which calls fail over"): a step and a vision question do; the judge does not (it has 1,500 ms,
  * and no answer is a no), nor embeddings (another model's vectors live in another space). Speech
- * does, both ways (SPEC §20): another server hears or speaks the same.
+ * does, both ways (SPEC §20): another server hears or speaks the same. A picture does not (SPEC §24):
+ * another model draws another picture.
  */
-export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: false, transcription: true, speech: true } as const
+export const FAILS_OVER = { step: true, vision: true, judge: false, embedding: false, transcription: true, speech: true, image: false } as const
 
 export type CallKind = keyof typeof FAILS_OVER
 
 /** Whether a kind of call goes to budgets.fallback (a chat model) past a budget, or is held (docs/cost.md). */
-const SWITCHES_PAST_BUDGET: Record<CallKind, boolean> = { step: true, judge: true, vision: true, embedding: false, transcription: false, speech: false }
+const SWITCHES_PAST_BUDGET: Record<CallKind, boolean> = {
+  step: true, judge: true, vision: true, embedding: false, transcription: false, speech: false, image: false,
+}
 
 /** The tokens a server reported for one request. */
 export type Tokens = Omit<StepUsage, 'model' | 'latencyMs'>

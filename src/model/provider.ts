@@ -5,6 +5,7 @@ import type { LanguageModel } from 'ai'
 import type { ModelConfig } from '../config/types'
 import type { Logger } from '../util/logger'
 import { withDialect } from './dialects'
+import { imageModels, type ImageModels } from './image-models'
 import { chatLunaModel, type ChatLunaModels } from './providers/chatluna'
 import { nativeModel } from './providers/native'
 import { compatibleModel, compatibleProvider } from './providers/openai-compatible'
@@ -23,6 +24,8 @@ export interface ModelHandle {
   embed?(values: string[], signal?: AbortSignal): Promise<number[][]>
   /** the entry as an OpenAI-compatible speech model (SPEC §20); uncounted: called through ModelCalls */
   speech?: SpeechModels
+  /** an image entry's pictures (SPEC §24); uncounted: called through ModelCalls.run({ kind: 'image' }) */
+  images?: ImageModels
 }
 
 /** /v1/audio/transcriptions and /v1/audio/speech of the entry's server. */
@@ -41,7 +44,7 @@ export function createModel(config: ModelConfig, reasoning?: ReasoningModes, o: 
   const { apiKey, ...visible } = config
   // a ChatLuna entry's baseURL and model are the Schema's defaults: never used (it would be an Ollama entry)
   if (config.chatluna) return { config: Object.freeze(visible), model: chatLunaModel(config.chatluna, o.chatluna, { reasoning: config.reasoning }) }
-  const handle = { config: Object.freeze(visible), speech: speechModels(config) }
+  const handle = { config: Object.freeze(visible), speech: speechModels(config), ...config.kind === 'image' ? { images: imageModels(config) } : {} }
   if (config.provider && config.provider !== 'openai-compatible') {
     return { ...handle, model: withDialect(nativeModel(config, o.logger), config.toolCalls) }
   }

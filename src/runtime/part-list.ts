@@ -11,5 +11,6 @@ import { voicePart } from '../voice/part'
 import { actsPart } from '../acts/part'
 import { schedulesPart } from '../schedules/part'
 import { skillsPart } from '../skills/part'
+import { picturesPart } from '../pictures/part'
 
-export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart] as const
+export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart] as const

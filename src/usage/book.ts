@@ -22,6 +22,8 @@ export interface StepUsage {
   cachedTokens?: number
   /** prompt tokens written to the cache (Anthropic's cache_creation_input_tokens), billed at `price.cacheWrite` */
   cacheWriteTokens?: number
+  /** pictures an image model made (SPEC §24), billed at `price.image` each */
+  images?: number
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
@@ -46,12 +48,14 @@ export interface UsageCounts {
   /** prompt tokens written to the cache (SPEC §11.1: Anthropic bills them above the input price); absent in older books */
   cacheWriteTokens?: number
   completionTokens: number
+  /** pictures made (SPEC §24); absent in older books and for chat models */
+  images?: number
   /** in the owner's currency, over the requests of models with a price; absent when none had one (never 0 for unknown) */
   cost?: number
 }
 
 const zero = (): UsageCounts => ({ requests: 0, errors: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 })
-const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'cachedTokens', 'cacheWriteTokens', 'completionTokens', 'cost']
+const COUNTS: (keyof UsageCounts)[] = ['requests', 'errors', 'promptTokens', 'cachedTokens', 'cacheWriteTokens', 'completionTokens', 'images', 'cost']
 const WRITE_EVERY = 5000
 /** Days the book keeps for the console's per-day table, today included. */
 export const DAYS_KEPT = 7
@@ -142,7 +146,8 @@ export class UsageBook {
       const c = book.get(model) ?? zero()
       book.set(model, addCounts(c, {
         requests, errors: ok ? 0 : 1,
-        promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, cacheWriteTokens: u?.cacheWriteTokens, completionTokens: u?.completionTokens, cost,
+        promptTokens: u?.promptTokens, cachedTokens: u?.cachedTokens, cacheWriteTokens: u?.cacheWriteTokens,
+        completionTokens: u?.completionTokens, images: u?.images, cost,
       }))
     }
     if (!this.closed) this.timer ??= this.clock.setTimeout(() => { this.timer = undefined; void this.write() }, WRITE_EVERY).unref()

@@ -1,5 +1,5 @@
-// What tokens cost (SPEC §16 "Visible"): prices are per million tokens, 0 or absent meaning
-// unknown. Pure arithmetic, shared by the usage book, `kotodama.status` and the console page.
+// What tokens cost (SPEC §16 "Visible"): prices are per million tokens (a picture's per picture,
+// SPEC §24), 0 or absent meaning unknown. Pure arithmetic, shared by the usage book, `kotodama.status` and the console page.
 import type { ModelPrice } from '../config/types'
 
 /** The configured price of a model id; undefined when the model or its price is unknown. */
@@ -12,6 +12,8 @@ export interface Tokens {
   /** of the prompt tokens, those written to the cache (Anthropic) */
   cacheWriteTokens?: number
   completionTokens?: number
+  /** pictures (SPEC §24), priced per picture */
+  images?: number
 }
 
 const PER = 1e6
@@ -31,6 +33,13 @@ export function knownPrice(p: ModelPrice | undefined): p is ModelPrice {
  * tokens. An unknown cacheWrite price counts writes at the input price (SPEC §11.1).
  */
 export function costOf(u: Tokens, p: ModelPrice | undefined): number | undefined {
+  const tokens = tokenCost(u, p)
+  // pictures at price.image each; an unknown picture price leaves them uncounted, not free
+  if (!positive(u.images) || !positive(p?.image)) return tokens
+  return (tokens ?? 0) + u.images * p.image
+}
+
+function tokenCost(u: Tokens, p: ModelPrice | undefined): number | undefined {
   if (!knownPrice(p)) return undefined
   if (typeof u.promptTokens !== 'number' && typeof u.completionTokens !== 'number') return undefined
   const prompt = Math.max(0, u.promptTokens ?? 0)
