@@ -13,4 +13,6 @@ import { schedulesPart } from '../schedules/part'
 import { skillsPart } from '../skills/part'
 import { picturesPart } from '../pictures/part'
 
-export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart] as const
+export const PARTS = [
+  peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart,
+] as const
