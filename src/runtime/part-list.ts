@@ -10,5 +10,6 @@ import { stickersPart } from '../stickers/part'
 import { voicePart } from '../voice/part'
 import { actsPart } from '../acts/part'
 import { schedulesPart } from '../schedules/part'
+import { webPart } from '../web/part'
 
-export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart] as const
+export const PARTS = [peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, webPart] as const
