@@ -8,6 +8,8 @@ import { FakeWebSearch } from '../support/fake-web-search'
 import { fakeClock } from '../support/fake-clock'
 import { searxParams } from '../support/fakes/wire/searxng'
 import { braveParams } from '../support/fakes/wire/brave-search'
+import { systemClock, type Clock } from '../../src/util/clock'
+import { UPSTREAM_TIMEOUT_MS } from '../../src/web/upstream'
 
 const hits = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({
   title: `Result ${from + i}`, url: `https://example.org/${from + i}`, content: `About result ${from + i}.`,
@@ -26,7 +28,7 @@ describe('web search: web://search through read (SPEC §24)', function () {
   })
 
   const start = (section: Record<string, unknown>, more: Record<string, unknown> = {}) =>
-    Harness.start({ profile: { web: { search: 'searxng', baseURL: web.origin, maxResults: 3, ...section } }, ...more })
+    Harness.start({ profile: { http: { enabled: false }, web: { search: 'searxng', baseURL: web.origin, maxResults: 3, ...section } }, ...more })
 
   /** One turn whose first step reads each url; the results as the model read them. */
   async function read(...urls: string[]): Promise<any[]> {
@@ -54,6 +56,13 @@ describe('web search: web://search through read (SPEC §24)', function () {
     expect(asked).to.deep.equal([{ q: 'kotodama bot', format: 'json', pageno: '1' }, { q: 'kotodama bot', format: 'json', pageno: '2' }])
     const system = h.server.requests[0].body.messages[0].content
     expect(system).to.include('read web://search?q=')
+  })
+
+  it('off by default: no protocol line, no web:// scheme (on, the other tests run with http off and a loopback baseURL)', async () => {
+    h = await Harness.start({ profile: { http: { enabled: false } } })
+    const [r] = await read('web://search?q=x')
+    expect(r).to.match(/^unknown_scheme: "web" is not a registered scheme/)
+    expect(h.server.requests[0].body.messages[0].content).not.to.include('web://')
   })
 
   it('a repeated query is read from the cache: one upstream request, a new one after 15 minutes', async () => {
@@ -137,6 +146,20 @@ describe('web search: web://search through read (SPEC §24)', function () {
     web.brave.script({ status: 401, error: `token ${web.braveToken} is over its quota` })
     const [echoed] = await read('web://search?q=x')
     expect(echoed).to.equal('read_failed: Brave answered 401: token *** is over its quota')
+  })
+
+  it('a provider that never answers is bounded: the read ends with the timeout in words, and the next query is asked again', async () => {
+    h = await start({})
+    // the runtime's clock fires the upstream deadline at once: the bound, not 15 real seconds, is tested
+    let hurry = true
+    const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => systemClock.setTimeout(fn, hurry && ms === UPSTREAM_TIMEOUT_MS ? 1 : ms) }
+    h.app.kotodama.clock = clock
+    web.searxng.script({ hang: true }, { results: hits(1) })
+    const [hung] = await read('web://search?q=slow')
+    expect(hung).to.equal('read_failed: SearXNG did not answer within 15 s')
+    hurry = false
+    const [again] = await read('web://search?q=slow')
+    expect(again, 'a failure is not cached').to.include('1. Result 1')
   })
 
   it('bad input: a 100,000-character query, a page out of range, no words: clear errors, nothing sent', async () => {
