@@ -30,6 +30,7 @@ import { acts } from './acts'
 import { reactions } from './reactions'
 import { schedulesHeld, schedulesRestart } from './schedules'
 import { dailyMonth } from './schedules-month'
+import { webSearch } from './web'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -62,6 +63,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['27', 'schedules: 10,000 open tasks (SPEC §25)', schedulesHeld],
   ['28', 'schedules: a restart', schedulesRestart],
   ['29', 'schedules: a month of a daily task', dailyMonth],
+  ['32', 'web search (SPEC §24)', webSearch],
 ]
 
 async function main() {
