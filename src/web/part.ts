@@ -20,7 +20,8 @@ export const webPart: PartPlugin<WebConfig, RuntimePart> = {
     const { config } = scope
     if (!config.search) return undefined
     const cache = new PageCache(scope.clock)
-    const scheme = webScheme({ config, provider: PROVIDERS[config.search], cache, calls: scope.calls, clock: scope.clock, archive: scope.view })
+    const scheme = webScheme({ config, provider: PROVIDERS[config.search], cache, calls: scope.calls, clock: scope.clock, logger: scope.logger,
+      archive: scope.view })
     return {
       name: 'web',
       schemes: () => [scheme],

@@ -8,12 +8,14 @@ import { ResourceError } from '../resources/errors'
 import { textResult, type TextArchive } from '../resources/schemes/text-result'
 import type { ReadOptions, ReadResult, SchemeHandler } from '../resources/types'
 import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
 import { clip } from '../util/clip'
 import type { PageCache } from './cache'
 import type { WebConfig } from './config'
 import { pageText } from './page-text'
 import { SCHEME, parseWebURL, webURL } from './search-url'
 import type { SearchPage, SearchProvider } from './types'
+import { UpstreamError } from './upstream'
 
 export interface WebSchemeDeps {
   config: WebConfig
@@ -21,6 +23,7 @@ export interface WebSchemeDeps {
   cache: PageCache
   calls: Pick<CallPort, 'priced'>
   clock: Clock
+  logger: Logger
   archive: TextArchive
 }
 
@@ -36,6 +39,8 @@ export function webScheme(o: WebSchemeDeps): SchemeHandler {
     const to = { baseURL: config.baseURL, apiKey: config.apiKey, clock: o.clock, signal: opts.signal }
     return o.calls.priced({ label: `web:${config.search}`, cost: config.price, call: () => provider.search({ query, page, max: config.maxResults }, to) })
       .catch(e => {
+        // the owner reads why (a 403 of SearXNG names the setting to change); the mind gets the same words
+        if (e instanceof UpstreamError) o.logger.warn('web search failed: %s', e.message)
         if (e instanceof BudgetExceeded) throw new ResourceError('budget_exceeded', `BudgetExceeded: ${e.message}`)
         throw e
       })

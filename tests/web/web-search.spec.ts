@@ -88,7 +88,7 @@ describe('web search: web://search through read (SPEC §24)', function () {
     const [r] = await read('web://search?q=anything')
     expect(r).to.equal("read_failed: SearXNG answered 403 Forbidden: the instance's JSON API is off. "
       + "The owner must add json to search.formats in the instance's settings.yml (the default is html only) and restart it")
-    expect(r).to.include('SearXNG answered 403 Forbidden').and.include('json to search.formats').and.include('settings.yml')
+    expect(h.warnings().join('\n'), 'the owner reads it in the log').to.include('web search failed: SearXNG answered 403 Forbidden').and.include('json to search.formats').and.include('settings.yml')
     expect(web.searxng.requests).to.have.length(1)
   })
 
@@ -146,13 +146,23 @@ describe('web search: web://search through read (SPEC §24)', function () {
     web.brave.script({ status: 401, error: `token ${web.braveToken} is over its quota` })
     const [echoed] = await read('web://search?q=x')
     expect(echoed).to.equal('read_failed: Brave answered 401: token *** is over its quota')
+    expect(h.warnings().join('\n')).to.include('token *** is over its quota').and.not.include(web.braveToken)
   })
 
   it('a provider that never answers is bounded: the read ends with the timeout in words, and the next query is asked again', async () => {
     h = await start({})
-    // the runtime's clock fires the upstream deadline at once: the bound, not 15 real seconds, is tested
+    // the runtime's clock fires the upstream deadline once the request reached the fake: the bound is tested, not 15 real seconds
     let hurry = true
-    const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => systemClock.setTimeout(fn, hurry && ms === UPSTREAM_TIMEOUT_MS ? 1 : ms) }
+    const clock: Clock = {
+      ...systemClock,
+      setTimeout(fn, ms) {
+        if (!hurry || ms !== UPSTREAM_TIMEOUT_MS) return systemClock.setTimeout(fn, ms)
+        let cancelled = false
+        void web.searxng.waitForRequests(1).then(() => cancelled || fn())
+        const timer = { cancel: () => { cancelled = true }, unref: () => timer }
+        return timer
+      },
+    }
     h.app.kotodama.clock = clock
     web.searxng.script({ hang: true }, { results: hits(1) })
     const [hung] = await read('web://search?q=slow')
