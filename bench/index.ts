@@ -32,6 +32,7 @@ import { reactions } from './reactions'
 import { schedulesHeld, schedulesRestart } from './schedules'
 import { dailyMonth } from './schedules-month'
 import { skills } from './skills'
+import { webSearch } from './web'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -66,6 +67,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['29', 'schedules: a month of a daily task', dailyMonth],
   ['30', 'skills in the system prompt (SPEC §24)', skills],
   ['31', 'pictures: draw overhead (SPEC §24)', drawOverhead],
+  ['32', 'web search (SPEC §24)', webSearch],
 ]
 
 async function main() {

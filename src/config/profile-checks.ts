@@ -73,7 +73,11 @@ export function fallenBack(p: ProfileConfig, base: string, sections: readonly Co
   context: SectionContext): ProfileConfig {
   const out: ProfileConfig = { ...p }
   for (const s of CORE) if (p[s.key] !== undefined) out[s.key] = fallBack(p[s.key], s.default, s.checks ?? {}, `${base}.${s.key}`, report, context)
-  for (const s of sections) out[s.key] = fallBack(p[s.key], s.default, s.checks ?? {}, `${base}.${s.key}`, report, context)
+  for (const s of sections) {
+    const path = `${base}.${s.key}`
+    const section = fallBack(p[s.key], s.default, s.checks ?? {}, path, report, context)
+    out[s.key] = s.across ? s.across(section, (field, message) => report(`${path}.${field}`, message)) : section
+  }
   if (positiveInt(p.maxSteps, context)) {
     report(`${base}.maxSteps`, `${positiveInt(p.maxSteps, context)}; using the default ${DEFAULT_MAX_STEPS}`)
     out.maxSteps = DEFAULT_MAX_STEPS

@@ -28,4 +28,11 @@ export interface ConfigSection<C> {
   schema(): Schema<any, C>
   /** dotted paths inside the section → their checks */
   readonly checks?: Readonly<Record<string, FieldCheck>>
+  /**
+   * checks across fields, after each field's own: reports a problem at its path inside the section
+   * and returns the section as it may start (web: a provider without its baseURL turns search off)
+   */
+  across?(section: C, report: (path: string, message: string) => void): C
+  /** dotted paths of secret fields (an API key): masked in every log line and what the model sees */
+  readonly secrets?: readonly string[]
 }

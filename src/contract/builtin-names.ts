@@ -25,5 +25,5 @@ export function isBuiltinTool(name: string): name is BuiltinTool {
   return Object.hasOwn(BUILTIN_TOOLS, name)
 }
 
-/** Schemes every runtime serves itself: asset://, artifact://, local://, recall's history:// (SPEC §17), the stickers' sticker:// (SPEC §19). */
-export const RESERVED_SCHEMES: readonly string[] = ['asset', 'artifact', 'local', 'history', 'sticker']
+/** Schemes every runtime serves itself: asset://, artifact://, local://, recall's history:// (SPEC §17), the stickers' sticker:// (SPEC §19), web:// (§24). */
+export const RESERVED_SCHEMES: readonly string[] = ['asset', 'artifact', 'local', 'history', 'sticker', 'web']

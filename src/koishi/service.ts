@@ -4,7 +4,7 @@ import { Context, Service } from 'koishi'
 import { normalizeTarget } from '../claims/channel-key'
 import type { Config, ProfileConfig } from '../config/types'
 import type { CheckedConfig } from '../config/validate'
-import { checkConfig } from '../runtime/config-of-parts'
+import { checkConfig, partSecrets } from '../runtime/config-of-parts'
 import { ModelHealth } from '../model/failover'
 import { createModels, type ModelHandle } from './chatluna'
 import { ReasoningModes } from '../model/reasoning-mode'
@@ -98,7 +98,7 @@ export class KotodamaService extends Service {
   constructor(ctx: Context, public config: Config) {
     super(ctx, 'kotodama', true)
     const mcpSecrets = (config.mcp?.servers ?? []).flatMap(s => [...Object.values(s?.env ?? {}), ...Object.values(s?.headers ?? {})])
-    this.redact = new Redactor([...(config.models ?? []).map(m => m?.apiKey), ...mcpSecrets])
+    this.redact = new Redactor([...(config.models ?? []).map(m => m?.apiKey), ...mcpSecrets, ...partSecrets(config)])
     this.log = this.redact.logger(ctx.logger('kotodama'))
     this.platform = koishiPlatform(ctx, this.log)
     this.checked = checkConfig(config)

@@ -36,7 +36,19 @@ export type Tokens = Omit<StepUsage, 'model' | 'latencyMs'>
 
 /** Where the calls are counted (the usage book). */
 export interface UsageSink {
-  record(model: string, u: StepUsage | undefined, ok: boolean): void
+  /** `cost`: a priced request's own (priced()), else the book prices the tokens */
+  record(model: string, u: StepUsage | undefined, ok: boolean, requests?: number, cost?: number): void
+}
+
+/** A paid request that is no model call (a web search, SPEC §24): counted under `label` at `cost`. */
+export interface PricedSpec<T> {
+  /** the usage book's key, e.g. 'web:searxng' */
+  label: string
+  /** per request, in the unit of models[].price; 0: free */
+  cost: number
+  call(): Promise<T>
+  /** who pays; absent: the running turn's payer */
+  payer?: Payer
 }
 
 export interface CallSpec<T> {
@@ -55,7 +67,7 @@ export interface CallSpec<T> {
 }
 
 /** What judge, vision and recall see of the calls. */
-export type CallPort = Pick<ModelCalls, 'run' | 'handle' | 'embed'>
+export type CallPort = Pick<ModelCalls, 'run' | 'handle' | 'embed' | 'priced'>
 
 /** What a turn's steps use: the counted call with failover, the models' health (context sizes), the budget's reply. */
 export type StepCalls = Pick<ModelCalls, 'run' | 'health' | 'heldReply'>
@@ -189,6 +201,26 @@ export class ModelCalls {
       port, first, clock: this.o.clock, logger: this.o.logger, key: spec.key ?? spec.kind,
       signal: spec.signal, call: spec.call, failover: FAILS_OVER[spec.kind],
     })
+  }
+
+  /** A priced request: held past a budget (BudgetExceeded, nothing asked), counted and charged once it answered. */
+  async priced<T>(spec: PricedSpec<T>): Promise<T> {
+    const payer = this.o.gate && (spec.payer ?? currentPayer())
+    const hold = this.o.gate?.check(payer)
+    if (hold) throw new BudgetExceeded(hold)
+    const started = this.o.clock.monotonic()
+    const count = (ok: boolean) => this.o.usage.record(spec.label, { model: spec.label, latencyMs: this.o.clock.monotonic() - started }, ok, 1,
+      ok && spec.cost > 0 ? spec.cost : undefined)
+    let result: T
+    try {
+      result = await spec.call()
+    } catch (e) {
+      count(false)
+      throw e
+    }
+    count(true)
+    if (spec.cost > 0) this.o.gate?.charge(payer, spec.cost)
+    return result
   }
 
   /** recall.embeddingModel's vectors for `values` (SPEC §17), counted with the tokens the server reports. */

@@ -35,6 +35,8 @@ export interface ReadOptions {
   conversation?: string
   /** who reads (SPEC §22): absent, the runtime itself (the console, projection), which reads everything */
   scope?: ReadScope
+  /** ToolCallContext.paid: a scheme asks it before a paid request (a web search); throws past a program's limit (SPEC §22) */
+  paid?: (what: string) => void
 }
 
 /**

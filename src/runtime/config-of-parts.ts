@@ -13,3 +13,10 @@ export const configSchema = configSchemaOf(PART_SECTIONS)
 export function checkConfig(config: Config): CheckedConfig {
   return checkConfigOf(config, PART_SECTIONS)
 }
+
+/** The values of the parts' secret fields (web.apiKey) in every profile: the service masks them (SPEC §10). */
+export function partSecrets(config: Config): string[] {
+  const at = (o: unknown, path: string) => path.split('.').reduce<any>((v, k) => v?.[k], o)
+  return (config.profiles ?? []).flatMap(p => PART_SECTIONS.flatMap(s => (s.secrets ?? []).map(path => at((p as any)?.[s.key], path))))
+    .filter((v): v is string => typeof v === 'string')
+}

@@ -12,7 +12,8 @@ import { actsPart } from '../acts/part'
 import { schedulesPart } from '../schedules/part'
 import { skillsPart } from '../skills/part'
 import { picturesPart } from '../pictures/part'
+import { webPart } from '../web/part'
 
 export const PARTS = [
-  peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart,
+  peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart, webPart,
 ] as const

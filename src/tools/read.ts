@@ -39,7 +39,7 @@ export function readTool(runtime: RuntimeView, vision: VisionCache, calls: CallP
             image: (u, signal) => runtime.resources.bytes(u, signal, turnScope(ctx.turn)),
           })
         }
-        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal }
+        const how = { whole: ctx.fromProgram, maxBytes: runtime.limits.maxToolOutputBytes, signal: ctx.signal, paid: ctx.paid?.bind(ctx) }
         return await runtime.resources.read(url, { ...how, conversation: ctx.turn.conversation, scope: turnScope(ctx.turn) })
       } catch (e) {
         if (e instanceof PaidCallLimit) return { kind: 'error', url, error: { code: 'paid_call_limit', ...paidCallError(e) } }

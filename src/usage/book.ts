@@ -130,8 +130,11 @@ export class UsageBook {
     return out
   }
 
-  /** One request of `model` (or, `requests` 0, an error that was no request: a refused send). */
-  record(model: string, u: StepUsage | undefined, ok: boolean, requests = 1): void {
+  /**
+   * One request of `model` (or, `requests` 0, an error that was no request: a refused send); `cost`
+   * given: a request with a price of its own (a web search), else its tokens at the model's price.
+   */
+  record(model: string, u: StepUsage | undefined, ok: boolean, requests = 1, cost = u && costOf(u, this.priceOf(model))): void {
     const day = this.dayOf(this.clock.now())
     if (day !== this.day) {
       // a new day: yesterday's file keeps yesterday's counts, and the table keeps them too
@@ -141,7 +144,6 @@ export class UsageBook {
       this.day = day
       this.today = new Map()
     }
-    const cost = u && costOf(u, this.priceOf(model))
     for (const book of [this.total, this.today]) {
       const c = book.get(model) ?? zero()
       book.set(model, addCounts(c, {
