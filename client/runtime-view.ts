@@ -1,0 +1,24 @@
+// A runtime-level view of the console page (people, trash, schedules, skills): what one listener
+// answers for the runtime picked, loaded again when another is picked; a failure is kept to show.
+import { send } from '@koishijs/client'
+import { ref, watch, type Ref } from 'vue'
+import type { RuntimeSummary } from '../src/console-data/types'
+
+export function useRuntimeView<V>(runtime: () => RuntimeSummary, event: string): { view: Ref<V | undefined>; failed: Ref<string | undefined>; load(): Promise<void> } {
+  const view = ref<V>() as Ref<V | undefined>
+  const failed = ref<string>()
+  async function load() {
+    try {
+      view.value = await (send as any)(event, runtime().profile, runtime().bot)
+      failed.value = undefined
+    } catch (e) {
+      failed.value = e?.message ?? String(e)
+    }
+  }
+  watch(() => `${runtime().profile} ${runtime().bot}`, () => {
+    view.value = undefined
+    failed.value = undefined
+    void load()
+  }, { immediate: true })
+  return { view, failed, load }
+}
