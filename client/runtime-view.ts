@@ -1,10 +1,18 @@
 // A runtime-level view of the console page (people, trash, schedules, skills): what one listener
 // answers for the runtime picked, loaded again when another is picked; a failure is kept to show.
-import { send } from '@koishijs/client'
+import { message, send } from '@koishijs/client'
 import { ref, watch, type Ref } from 'vue'
 import type { RuntimeSummary } from '../src/console-data/types'
 
-export function useRuntimeView<V>(runtime: () => RuntimeSummary, event: string): { view: Ref<V | undefined>; failed: Ref<string | undefined>; load(): Promise<void> } {
+export interface RuntimeView<V> {
+  view: Ref<V | undefined>
+  failed: Ref<string | undefined>
+  load(): Promise<void>
+  /** Runs an action of the view (a cancel, a restore): a throw is shown with `failedText`; the view is loaded again after. */
+  act(action: () => Promise<void>, failedText: (error: string) => string): Promise<void>
+}
+
+export function useRuntimeView<V>(runtime: () => RuntimeSummary, event: string): RuntimeView<V> {
   const view = ref<V>() as Ref<V | undefined>
   const failed = ref<string>()
   async function load() {
@@ -20,5 +28,13 @@ export function useRuntimeView<V>(runtime: () => RuntimeSummary, event: string):
     failed.value = undefined
     void load()
   }, { immediate: true })
-  return { view, failed, load }
+  async function act(action: () => Promise<void>, failedText: (error: string) => string) {
+    try {
+      await action()
+    } catch (e) {
+      message.error(failedText(e?.message ?? String(e)))
+    }
+    await load()
+  }
+  return { view, failed, load, act }
 }

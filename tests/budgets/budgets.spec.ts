@@ -43,6 +43,16 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
   const start = (budgets: any, more: any = {}) => Harness.start({ model: { price: PRICE }, budgets, trust: { owners: ['mock:carol'] }, ...more })
   const texts = () => h.sent.map(s => s.content)
 
+  /** alice's turn costs 1 in room1; then the plugin stops, its service's stop (which writes the day file) finished, not only the homes' locks */
+  async function spendOneThenStop(): Promise<void> {
+    h.server.script(say('one', 1, false))
+    await h.client('alice', 'room1').receive(mention('first'))
+    await h.server.waitForRequests(1)
+    await h.settled()
+    await disposeAndWait(h)
+    await homesFree(h.dataDir)
+  }
+
   it('a turn that crosses perChannelDay: its step\'s answer is sent, the next step is never requested; another group is not held', async () => {
     h = await start({ perChannelDay: 1.5, onExceeded: 'silent' })
     // a third step would be asked for 'three'; past the budget it never is
@@ -167,13 +177,7 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
     h = await start({ perChannelDay: 5 })
     const [fresh] = await h.client('carol').receive('kotodama.status')
     expect(fresh, fresh).to.include('No runtime has started yet.').and.include('  perChannelDay: spent 0 of 5.00')
-    h.server.script(say('one', 1, false))
-    await h.client('alice', 'room1').receive(mention('first'))
-    await h.server.waitForRequests(1)
-    await h.settled()
-    // the service's stop (which writes the day file) has finished, not only the homes' locks
-    await disposeAndWait(h)
-    await homesFree(h.dataDir)
+    await spendOneThenStop()
     h.fork = h.app.plugin(kotodama, h.config)
     await h.idle()
     // no message since the reload: no runtime runs, the day file still says what was spent
@@ -184,13 +188,7 @@ describe('budgets: the gate before each request, the book behind it (SPEC §22)'
 
   it('a restart keeps today\'s spending (the file store)', async () => {
     h = await start({ perChannelDay: 1.5, onExceeded: 'silent' })
-    h.server.script(say('one', 1, false))
-    await h.client('alice', 'room1').receive(mention('first'))
-    await h.server.waitForRequests(1)
-    await h.settled()
-    // the service's stop (which writes the day file) has finished, not only the homes' locks
-    await disposeAndWait(h)
-    await homesFree(h.dataDir)
+    await spendOneThenStop()
     const dir = join(h.dataDir, 'budgets')
     const rows = JSON.parse(await dayFile(dir))
     expect(rows.find((r: any) => r.key === 'channel:neko/mock:514/group:room1')).to.include({ scope: 'channel', spent: 1 })
