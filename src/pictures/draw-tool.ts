@@ -28,7 +28,7 @@ const inputSchema = z.object({
 
 type Input = z.infer<typeof inputSchema>
 
-type ErrorName = DrawError['name'] | 'TooMany' | 'BadImage' | 'PaidCallLimit'
+type ErrorName = DrawError['name'] | 'TooMany' | 'BadImage' | 'PaidCallLimit' | 'NotKept'
 export type DrawResult = { ok: true; url: string } | { ok: false; error: { name: ErrorName; message: string } }
 
 const failed = (name: ErrorName, message: string): DrawResult => ({ ok: false, error: { name, message } })
@@ -50,9 +50,10 @@ export function drawTool(d: DrawDeps): Tool<Input, DrawResult> {
       if (given && 'name' in given) return failed('BadImage', given.message)
       const image = given as Picture | undefined
       const who = ctx.turn.authors?.find(a => !a.bot)
-      const key = who && `${who.platform}:${who.id}`
+      // the bot owner's people are never held by perUserDay (as budgets.perUserDay, SPEC §22); their pictures still cost
+      const key = who && !ctx.turn.owners?.owners.has(`${who.platform}:${who.id}`) ? `${who.platform}:${who.id}` : undefined
       if (key && !await d.counts.take(key, d.config.perUserDay)) {
-        return failed('TooMany', `${who!.name ?? key} has had ${d.config.perUserDay} pictures drawn today (images.perUserDay); ask again tomorrow`)
+        return failed('TooMany', `${who?.name ?? key} has had ${d.config.perUserDay} pictures drawn today (images.perUserDay); ask again tomorrow`)
       }
       try {
         ctx.paid?.('a picture')
@@ -68,9 +69,14 @@ export function drawTool(d: DrawDeps): Tool<Input, DrawResult> {
       }
       if (key) void d.counts.write()
       const owner = placeOf(turnScope(ctx.turn))
-      const id = await d.view.assets.register(`data:${picture.mediaType};base64,${picture.base64 ?? Buffer.from(picture.data).toString('base64')}`,
-        { mediaType: picture.mediaType, filename: 'picture' }, owner ? { owner } : {})
-      return { ok: true, url: `asset://${id}` }
+      try {
+        const data = bytesOf(picture)
+        const id = await d.view.assets.keep(data, { mediaType: picture.mediaType, filename: 'picture' }, { owner, made: 'picture' })
+        return { ok: true, url: `asset://${id}` }
+      } catch (e: any) {
+        // drawn and paid for, but the bot's media store is full or its disk failed
+        return failed('NotKept', `the picture was drawn but could not be kept: ${e?.message ?? e}`)
+      }
     },
   }
 }
@@ -88,4 +94,11 @@ async function inputPicture(d: DrawDeps, given: string, ctx: ToolCallContext): P
   } catch (e: any) {
     return { name: 'BadImage', message: String(e?.message ?? e) }
   }
+}
+
+/** The picture's bytes; a JSON answer's base64 decoded natively (the SDK's own decoding is a loop over every character). */
+function bytesOf(picture: Picture): Buffer {
+  if (picture.base64 !== undefined) return Buffer.from(picture.base64, 'base64')
+  const bytes = picture.data
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }

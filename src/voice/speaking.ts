@@ -14,7 +14,7 @@ import { withoutUrls } from '../util/without-urls'
 export interface SpeakingDeps {
   config: VoiceConfig
   /** where the spoken audio is kept (the console plays it) */
-  assets: Pick<AssetStore, 'register'>
+  assets: Pick<AssetStore, 'keep'>
   calls: CallPort
   platform: SpeechPlatform
   logger: Logger
@@ -41,7 +41,7 @@ export function voicePort(d: SpeakingDeps): VoicePort {
       try {
         const voice = await readyVoice(await synthesize(text, signal), text, platform.voiceFormat?.(bot))
         // kept for the console; a store that cannot keep it (a full disk) does not stop the voice
-        const id = await d.assets.register(`data:${voice.mediaType};base64,${voice.data.toString('base64')}`, { filename: 'voice' })
+        const id = await d.assets.keep(voice.data, { mediaType: voice.mediaType, filename: 'voice' }, { made: 'voice' })
           .catch((e: any): undefined => void d.logger.warn('a spoken voice could not be kept: %s', e?.message ?? e))
         return id ? { ...voice, url: `asset://${id}` } : voice
       } catch (e: any) {

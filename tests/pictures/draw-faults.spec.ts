@@ -1,11 +1,15 @@
 // Pictures when things go wrong or cost money (SPEC §24, §22): the server's refusal in its words, a
-// server that answers 20 MB or never answers bounded, a prompt of 100,000 characters refused by the
+// server that answers 20 MB or never answers bounded, a picture the media store cannot take, a prompt of 100,000 characters refused by the
 // schema, price.image counted in the usage book and the budgets (the next draw held), and a
 // program's draws counted as paid calls.
 import { expect } from 'chai'
 import { Harness, call } from '../support/harness'
 import { FakeOpenAI, lastToolValues, toolResultsOf } from '../support/fake-openai'
 import { drawResults, pictureRig, type PictureRig } from '../support/pictures'
+import { pictureOf } from '../support/fake-images'
+import { homeOf } from '../support/faults'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 
 const FINISH = { toolCalls: [call('finish', {})] }
 const draw = (prompt: string) => call('draw', { prompt })
@@ -58,6 +62,19 @@ describe('pictures: refusals, bounds and costs', function () {
     const [late] = await turn(r.h, [draw('a slow one')])
     expect(late.error.name).to.equal('Failed')
     expect(late.error.message).to.include('no answer within 300 ms')
+  })
+
+  it('a picture the bot\'s media store cannot take (attachment.maxAssetBytes): NotKept, no asset of it, the day still counts it', async () => {
+    r = await pictureRig({ images: { perUserDay: 1 }, harness: { profile: { attachment: { maxAssetBytes: 10_000 } } } })
+    r.images.generations.script({ picture: Buffer.concat([pictureOf('big'), Buffer.alloc(20_000)]) })
+    const [big] = await turn(r.h, [draw('a big one')])
+    expect(big.error.name).to.equal('NotKept')
+    expect(big.error.message).to.equal('the picture was drawn but could not be kept: the bot\'s media store was full of media shown lately (attachment.maxAssetBytes)')
+    const assets = join(homeOf(r.h), 'assets')
+    expect((await readdir(assets)).filter(f => /^[0-9a-f-]{36}/.test(f)), 'no file of the picture').to.deep.equal([])
+    // it was drawn and paid for: the person's allowance is spent
+    const [again] = await turn(r.h, [draw('a small one')])
+    expect(again.error.name).to.equal('TooMany')
   })
 
   it('a prompt of 100,000 characters is refused by the schema; the server is not asked', async () => {

@@ -93,6 +93,23 @@ describe('pictures: draw', function () {
     }
   })
 
+  it('perUserDay does not hold the bot owner (trust.owners), as budgets.perUserDay does not; their pictures are still priced', async () => {
+    r = await pictureRig({ images: { perUserDay: 1 }, painter: { price: { image: 0.04 } }, harness: { trust: { owners: ['mock:carol'] } } })
+    const { h, images } = r
+    h.server.script({ toolCalls: [draw('one'), draw('two')] }, FINISH, { toolCalls: [draw('three'), draw('four')] }, FINISH)
+    await h.client('carol').receive('two please')
+    await h.server.waitForRequests(2)
+    await h.settled()
+    expect(drawResults(h, 1, 2).map(x => x.ok)).to.deep.equal([true, true])
+    await h.client('alice').receive('two for me')
+    await h.server.waitForRequests(4)
+    await h.settled()
+    expect(drawResults(h, 3, 2).map(x => x.ok ? 'ok' : x.error.name)).to.deep.equal(['ok', 'TooMany'])
+    expect(images.generations.requests).to.have.length(3)
+    const [rt] = await h.app.kotodama.list()
+    expect(rt.usage.snapshot().find(u => u.model === 'painter')!.today).to.include({ images: 3, cost: 0.12 })
+  })
+
   it('no draw tool without images.model: the request is the same as a profile without the section', async () => {
     plain = await Harness.start()
     plain.server.script(FINISH)

@@ -2,8 +2,9 @@
 // written, and a new asset cannot be stored. No stored asset is lost, and a start on the same
 // folder counts them all again. The disk is a real tmpfs (mounting needs root; skipped otherwise).
 import { expect } from 'chai'
-import { readFile, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { format } from 'node:util'
 import { ResourceCenter } from '../../src/resources/center'
 import { AssetStore, type Fetcher } from '../../src/resources/schemes/asset-store'
@@ -84,5 +85,39 @@ describe('faults: the bounded asset store on a full disk', function () {
     expect(await again.store.quota!.used(), 'a start counts what the index holds').to.deep.equal({ bytes: 2 * SIZE, limit: 100_000 })
     for (const id of ids) expect((await again.center.read(`asset://${id}`, DIRECT)).kind).to.equal('file')
     again.center.dispose()
+  })
+
+  it('bytes the runtime made (a drawn picture) on a full disk: write_failed without the folder\'s path, no file of it left, the rest kept', async function () {
+    dir = await mountTmpfs(this, '256k')
+    const at = join(dir!, 'assets')
+    const { store, center } = open(at)
+    const kept = await store.keep(Buffer.alloc(SIZE, 'k'.charCodeAt(0)), { mediaType: 'image/png' }, { owner: 'private:alice', made: 'picture' })
+    const files = await readdir(at)
+    const filler = await fill(dir!, 0)
+    const err = await store.keep(Buffer.alloc(SIZE, 'n'.charCodeAt(0)), { mediaType: 'image/png' }, { owner: 'private:alice', made: 'picture' }).catch(e => e)
+    expect(err).to.include({ code: 'write_failed' })
+    expect(err.message).to.match(/^the picture: cannot be written \(ENOSPC\)/)
+    expect(err.message).to.not.include(dir!)
+    await rm(filler)
+    expect((await readdir(at)).filter(f => !f.endsWith('.tmp') && f !== KEPT_FILE).sort(), 'no file of the refused one').to.deep.equal(files.filter(f => f !== KEPT_FILE).sort())
+    expect(await store.quota!.used()).to.deep.equal({ bytes: SIZE, limit: 100_000 })
+    const r = await center.read(`asset://${kept}`, DIRECT)
+    expect(r.kind === 'file' && Buffer.from(r.data, 'base64').equals(Buffer.alloc(SIZE, 'k'.charCodeAt(0)))).to.equal(true)
+    center.dispose()
+  })
+
+  it('bytes the runtime made past attachment.maxAssetBytes: not_kept, naming no asset, and nothing of them stays', async () => {
+    const at = join(await mkdtemp(join(tmpdir(), 'kotodama-made-')), 'assets')
+    const { store, center } = open(at)
+    try {
+      const err = await store.keep(Buffer.alloc(200_000, 1), { mediaType: 'image/png' }, { made: 'picture' }).catch(e => e)
+      expect(err).to.include({ code: 'not_kept' })
+      expect(err.message).to.not.include('asset://')
+      expect((await readdir(at)).filter(f => f !== KEPT_FILE)).to.deep.equal([])
+      expect(await store.quota!.used()).to.deep.equal({ bytes: 0, limit: 100_000 })
+    } finally {
+      center.dispose()
+      await rm(dirname(at), { recursive: true, force: true })
+    }
   })
 })

@@ -22,4 +22,5 @@ export async function evictFiles(store: Files, id: string): Promise<void> {
 export const evictedMessage = (id: string, at: string) => `asset://${id} was evicted on ${at.slice(0, 10)}: the bot's media store was full `
   + 'and it had not been shown lately (attachment.maxAssetBytes, attachment.keepDays)'
 
-export const notKeptMessage = (id: string) => `asset://${id} was not kept: the bot's media store was full of media shown lately (attachment.maxAssetBytes)`
+export const NOT_KEPT = 'the bot\'s media store was full of media shown lately (attachment.maxAssetBytes)'
+export const notKeptMessage = (id: string) => `asset://${id} was not kept: ${NOT_KEPT}`

@@ -2,8 +2,7 @@
 // once, the bytes fetched through the host's HTTP client and kept on disk: inbound media in the
 // background when they arrive (SPEC §19, their links expire), others on first use.
 import { createHash } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWrite } from '../../util/atomic-write'
 import { uuidv7 } from '../../util/uuidv7'
@@ -11,14 +10,14 @@ import type { Logger } from '../../util/logger'
 import { ResourceError } from '../errors'
 import { fsError } from '../fs-error'
 import { sniffMediaType, mediaTypeOfName } from '../media-type'
-import { mayRead } from '../scope'
 import type { MediaBytes, ReadScope } from '../types'
-import { Owners } from './owners'
+import { AssetPlaces } from './asset-places'
+import { AssetIndex } from './asset-index'
 import { arrivalQueue } from './asset-prefetch'
 import { failureMessage, failureOf, type FetchFailure } from './asset-fetch-failure'
 import { decodeDataUrl } from './data-url'
 import { AssetQuota, type AssetLimits } from './asset-quota'
-import { evictedMessage, evictFiles, notKeptMessage } from './asset-eviction'
+import { evictedMessage, evictFiles, NOT_KEPT, notKeptMessage } from './asset-eviction'
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
@@ -32,6 +31,7 @@ export interface AssetSidecar {
   fetchedAt?: string
   mediaType?: string
   byteLength?: number
+  /** of fetched media, which the sticker learner matches by it; made media (a drawing, a voice) have none */
   sha256?: string
   /** why the fetch when the message arrived failed; a read tries again (not when too large or not kept) */
   fetchFailure?: FetchFailure
@@ -49,7 +49,7 @@ export interface RegisterOptions {
 export type Fetcher = (url: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }) => Promise<{ data: Buffer; mediaType?: string }>
 
 export class AssetStore {
-  private index?: Promise<Map<string, string>>
+  private index: AssetIndex
   private fetching = new Map<string, Promise<MediaBytes>>()
   /** registrations under way, by source key: every caller waits until the sidecar is written */
   private registering = new Map<string, Promise<string>>()
@@ -62,61 +62,37 @@ export class AssetStore {
   readonly arrivals = arrivalQueue(text => this.logger?.warn('assets in %s: %s', this.dir, text))
   private stopped = false
   /** who may read each asset (SPEC §22) */
-  private owners = new Owners()
+  private places = new AssetPlaces(id => this.bytesPath(id))
   /** the bound on all kept bytes (SPEC §22); none: unbounded (the console's reads) */
   quota?: AssetQuota
 
-  constructor(readonly dir: string, private fetcher?: Fetcher) {}
+  constructor(readonly dir: string, private fetcher?: Fetcher) {
+    this.index = new AssetIndex(dir)
+  }
 
   /** Bounds the kept bytes (attachment.maxAssetBytes, keepDays); before the first registration. */
   bound(limits: AssetLimits): void {
     this.quota = new AssetQuota(this.dir, limits, { logger: this.logger })
   }
 
-  /**
-   * Registrations without an owner not yet claimed, by id: the message being received that showed
-   * the asset claims it for its place (`claimNew`); a member who only types an asset's URL claims nothing.
-   */
-  private unclaimed = new LRUCache<string, number>({ max: 10_000 })
-
   /** `place` received the asset (a message of its conversation shows it): it may read it from now on. */
   claim(id: string, place: string): Promise<void> {
-    return this.owners.add(this.bytesPath(id), place)
+    return this.places.claim(id, place)
   }
 
   /** Claims an asset for `place` only when a registration of it waits for its claim; whether it did. */
-  async claimNew(id: string, place: string): Promise<boolean> {
-    const n = this.unclaimed.get(id)
-    if (!n) return false
-    if (n > 1) this.unclaimed.set(id, n - 1)
-    else this.unclaimed.delete(id)
-    await this.claim(id, place)
-    return true
+  claimNew(id: string, place: string): Promise<boolean> {
+    return this.places.claimNew(id, place)
   }
 
   /** Whether `scope` may read the asset (one stored before owners were recorded: everyone). */
-  async readable(id: string, scope: ReadScope | undefined): Promise<boolean> {
-    return !scope || mayRead(await this.owners.of(this.bytesPath(id)), scope)
+  readable(id: string, scope: ReadScope | undefined): Promise<boolean> {
+    return this.places.readable(id, scope)
   }
 
   private sourceKey(source: string): string {
     // data: URLs can be megabytes; index them by hash.
     return source.startsWith('data:') ? 'sha256:' + createHash('sha256').update(source).digest('hex') : source
-  }
-
-  private loadIndex(): Promise<Map<string, string>> {
-    this.index ??= (async () => {
-      const map = new Map<string, string>()
-      const text = await readFile(join(this.dir, 'index.jsonl'), 'utf8').catch(() => '')
-      for (const line of text.split('\n')) {
-        try {
-          const { key, id } = JSON.parse(line)
-          map.set(key, id)
-        } catch {}
-      }
-      return map
-    })()
-    return this.index
   }
 
   /**
@@ -126,20 +102,43 @@ export class AssetStore {
    * fetch of its bytes and returns without waiting for them.
    */
   async register(source: string, hints: { mediaType?: string; filename?: string } = {}, o: RegisterOptions = {}): Promise<string> {
-    const index = await this.loadIndex()
     const key = this.sourceKey(source)
-    let id = index.get(key)
+    let id = await this.index.get(key)
     if (!id) {
       let pending = this.registering.get(key)
       if (!pending) {
-        pending = this.create(index, key, source, hints, o.owner).finally(() => this.registering.delete(key))
+        pending = this.create(key, source, hints, o.owner).finally(() => this.registering.delete(key))
         this.registering.set(key, pending)
       }
       id = await pending
     } else if (o.owner) await this.claim(id, o.owner)
-    if (!o.owner) this.unclaimed.set(id, (this.unclaimed.get(id) ?? 0) + 1)
+    if (!o.owner) this.places.awaitClaim(id)
     // a data: URL's bytes are stored with its sidecar
     if (o.fetchNow && !source.startsWith('data:')) this.fetchSoon(id)
+    return id
+  }
+
+  /**
+   * Keeps bytes the runtime made (a drawn picture, a spoken voice) as a new asset, without the
+   * source index a fetched medium needs: nothing made twice is the same source. `made` names it
+   * (the sidecar's source `made:<what>`, and errors). Throws `not_kept` when the bounded store
+   * cannot take them, `write_failed` when the disk refuses; then no file of it stays.
+   */
+  async keep(data: Buffer, hints: { mediaType?: string; filename?: string }, o: { owner?: string; made: string }): Promise<string> {
+    const id = uuidv7()
+    try {
+      // nothing names the id before both are done: its owners are written beside its bytes
+      const sidecar = this.newSidecar(id, `made:${o.made}`, hints)
+      await Promise.all([this.places.create(id, o.owner, true), this.storeBytes(sidecar, { data, mediaType: hints.mediaType }, false)])
+    } catch (e: any) {
+      // nothing names this id: none of its files stays
+      await Promise.all([this.bytesPath(id), this.sidecarPath(id), `${this.bytesPath(id)}.owners`].map(f => rm(f, { force: true }).catch(() => {})))
+      await this.quota?.release(id)
+      if (e?.code === 'not_kept') throw new ResourceError('not_kept', NOT_KEPT)
+      // the model reads this: the store's folder is never named
+      throw fsError(e, `the ${o.made}`, 'write')
+    }
+    if (!o.owner) this.places.awaitClaim(id)
     return id
   }
 
@@ -171,24 +170,25 @@ export class AssetStore {
     this.arrivals.stop()
   }
 
-  private async create(
-    index: Map<string, string>, key: string, source: string, hints: { mediaType?: string; filename?: string }, owner?: string,
-  ): Promise<string> {
-    const id = uuidv7()
-    await mkdir(this.dir, { recursive: true })
-    // before anything names it: no reader ever finds it without its owners
-    await this.owners.create(this.bytesPath(id), owner ? [owner] : [])
-    const sidecar: AssetSidecar = {
-      id, source: source.startsWith('data:') ? key : source, createdAt: new Date().toISOString(),
+  private newSidecar(id: string, source: string, hints: { mediaType?: string; filename?: string }): AssetSidecar {
+    return {
+      id, source, createdAt: new Date().toISOString(),
       ...(hints.mediaType ? { mediaTypeHint: hints.mediaType } : {}),
       ...(hints.filename ? { filename: hints.filename } : {}),
     }
+  }
+
+  private async create(key: string, source: string, hints: { mediaType?: string; filename?: string }, owner?: string): Promise<string> {
+    const id = uuidv7()
+    await mkdir(this.dir, { recursive: true })
+    // before anything names it: no reader ever finds it without its owners
+    await this.places.create(id, owner)
+    const sidecar = this.newSidecar(id, source.startsWith('data:') ? key : source, hints)
     // a data: URL the full store refused is registered all the same: its sidecar says why
     if (source.startsWith('data:')) await this.storeBytes(sidecar, decodeDataUrl(source)).catch(e => { if (e?.code !== 'not_kept') throw e })
     else await atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2))
     // known from now on: the sidecar exists
-    index.set(key, id)
-    await appendFile(join(this.dir, 'index.jsonl'), JSON.stringify({ key, id }) + '\n')
+    await this.index.add(key, id)
     return id
   }
 
@@ -271,7 +271,7 @@ export class AssetStore {
     return this.storeBytes(sidecar, fetched)
   }
 
-  private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }): Promise<MediaBytes> {
+  private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }, hashed = true): Promise<MediaBytes> {
     const mediaType = sniffMediaType(got.data) ?? clean(got.mediaType) ?? sidecar.mediaTypeHint
       ?? (sidecar.filename && mediaTypeOfName(sidecar.filename)) ?? 'application/octet-stream'
     const id = sidecar.id
@@ -284,7 +284,7 @@ export class AssetStore {
     const { fetchFailure: _, ...rest } = sidecar
     const done: AssetSidecar = {
       ...rest, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,
-      sha256: createHash('sha256').update(got.data).digest('hex'),
+      ...(hashed ? { sha256: createHash('sha256').update(got.data).digest('hex') } : {}),
     }
     await atomicWrite(this.sidecarPath(sidecar.id), JSON.stringify(done, null, 2))
     return { data: got.data, mediaType, filename: sidecar.filename }

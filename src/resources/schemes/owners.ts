@@ -26,10 +26,13 @@ export class Owners {
 
   /**
    * A new item: its places from the start (none yet: [], readable by no turn until one is added);
-   * two makers of the same bytes at once both stay.
+   * two makers of the same bytes at once both stay. `unique`: no one else can know the item (a new id).
    */
-  create(item: string, places: readonly string[]): Promise<void> {
-    return this.queue.run(item, async () => this.save(item, [...new Set([...await this.of(item) ?? [], ...places])].slice(-MAX_PLACES)))
+  create(item: string, places: readonly string[], unique = false): Promise<void> {
+    return this.queue.run(item, async () => {
+      const had = unique ? [] : await this.of(item) ?? []
+      await this.save(item, [...new Set([...had, ...places])].slice(-MAX_PLACES))
+    })
   }
 
   /** `place` met the item (received it again, made the same bytes); an item of before stays everyone's. */
