@@ -125,3 +125,13 @@ export function isTextualType(mediaType: string | undefined): boolean {
 export function isImageType(mediaType: string | undefined): boolean {
   return !!mediaType && mediaType.startsWith('image/')
 }
+
+/** Stored bytes' type: what they are (sniffed), else what their sender said, a hint, their name's, or octet-stream. */
+export function mediaTypeOfBytes(data: Uint8Array, said?: string, hint?: string, filename?: string): string {
+  return sniffMediaType(data) ?? clean(said) ?? hint ?? (filename && mediaTypeOfName(filename)) ?? 'application/octet-stream'
+}
+
+function clean(mediaType?: string): string | undefined {
+  const t = mediaType?.split(';')[0].trim().toLowerCase()
+  return t && t !== 'application/octet-stream' ? t : undefined
+}

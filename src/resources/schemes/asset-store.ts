@@ -9,10 +9,11 @@ import { uuidv7 } from '../../util/uuidv7'
 import type { Logger } from '../../util/logger'
 import { ResourceError } from '../errors'
 import { fsError } from '../fs-error'
-import { sniffMediaType, mediaTypeOfName } from '../media-type'
+import { mediaTypeOfBytes } from '../media-type'
 import type { MediaBytes, ReadScope } from '../types'
 import { AssetPlaces } from './asset-places'
 import { AssetIndex } from './asset-index'
+import type { AssetSidecar } from './asset-sidecar'
 import { arrivalQueue } from './asset-prefetch'
 import { failureMessage, failureOf, type FetchFailure } from './asset-fetch-failure'
 import { decodeDataUrl } from './data-url'
@@ -21,23 +22,6 @@ import { evictedMessage, evictFiles, NOT_KEPT, notKeptMessage } from './asset-ev
 
 export const ASSET_MAX_BYTES = 20 * 1024 * 1024
 export const ASSET_FETCH_TIMEOUT_MS = 30_000
-
-export interface AssetSidecar {
-  id: string
-  source: string
-  mediaTypeHint?: string
-  filename?: string
-  createdAt: string
-  fetchedAt?: string
-  mediaType?: string
-  byteLength?: number
-  /** of fetched media, which the sticker learner matches by it; made media (a drawing, a voice) have none */
-  sha256?: string
-  /** why the fetch when the message arrived failed; a read tries again (not when too large or not kept) */
-  fetchFailure?: FetchFailure
-  /** when its bytes were evicted to keep the store under its bound (asset-quota.ts) */
-  evictedAt?: string
-}
 
 export interface RegisterOptions {
   /** fetch the bytes now, in the background (inbound media; registration does not wait for them) */
@@ -126,12 +110,18 @@ export class AssetStore {
    */
   async keep(data: Buffer, hints: { mediaType?: string; filename?: string }, o: { owner?: string; made: string }): Promise<string> {
     const id = uuidv7()
+    const sidecar: AssetSidecar = {
+      ...this.newSidecar(id, `made:${o.made}`, hints),
+      fetchedAt: new Date().toISOString(), mediaType: mediaTypeOfBytes(data, hints.mediaType, undefined, hints.filename), byteLength: data.length,
+    }
     try {
-      // nothing names the id before both are done: its owners are written beside its bytes
-      const sidecar = this.newSidecar(id, `made:${o.made}`, hints)
-      await Promise.all([this.places.create(id, o.owner, true), this.storeBytes(sidecar, { data, mediaType: hints.mediaType }, false)])
+      if (!await this.admit(id, data.length)) throw new ResourceError('not_kept', NOT_KEPT)
+      // nothing knows the id until it is returned: its owners, bytes and sidecar are written side by side
+      await Promise.all([
+        this.places.create(id, o.owner, true), atomicWrite(this.bytesPath(id), data), atomicWrite(this.sidecarPath(id), JSON.stringify(sidecar, null, 2)),
+      ])
     } catch (e: any) {
-      // nothing names this id: none of its files stays
+      // none of its files stays
       await Promise.all([this.bytesPath(id), this.sidecarPath(id), `${this.bytesPath(id)}.owners`].map(f => rm(f, { force: true }).catch(() => {})))
       await this.quota?.release(id)
       if (e?.code === 'not_kept') throw new ResourceError('not_kept', NOT_KEPT)
@@ -271,11 +261,15 @@ export class AssetStore {
     return this.storeBytes(sidecar, fetched)
   }
 
-  private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }, hashed = true): Promise<MediaBytes> {
-    const mediaType = sniffMediaType(got.data) ?? clean(got.mediaType) ?? sidecar.mediaTypeHint
-      ?? (sidecar.filename && mediaTypeOfName(sidecar.filename)) ?? 'application/octet-stream'
+  /** Room for the bytes in the bounded store (evicting what was not shown lately), or false. */
+  private admit(id: string, bytes: number): Promise<boolean> {
+    return this.quota?.admit(id, bytes, victim => evictFiles(this, victim), other => this.fetching.has(other)) ?? Promise.resolve(true)
+  }
+
+  private async storeBytes(sidecar: AssetSidecar, got: { data: Buffer; mediaType?: string }): Promise<MediaBytes> {
+    const mediaType = mediaTypeOfBytes(got.data, got.mediaType, sidecar.mediaTypeHint, sidecar.filename)
     const id = sidecar.id
-    if (this.quota && !await this.quota.admit(id, got.data.length, victim => evictFiles(this, victim), other => this.fetching.has(other))) {
+    if (!await this.admit(id, got.data.length)) {
       const failure: FetchFailure = { at: new Date().toISOString(), code: 'not_kept', reason: 'the media store is full' }
       await atomicWrite(this.sidecarPath(id), JSON.stringify({ ...sidecar, fetchFailure: failure }, null, 2))
       throw new ResourceError('not_kept', notKeptMessage(id))
@@ -283,15 +277,9 @@ export class AssetStore {
     await atomicWrite(this.bytesPath(id), got.data).catch(async e => { await this.quota?.release(id); throw e })
     const { fetchFailure: _, ...rest } = sidecar
     const done: AssetSidecar = {
-      ...rest, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length,
-      ...(hashed ? { sha256: createHash('sha256').update(got.data).digest('hex') } : {}),
+      ...rest, fetchedAt: new Date().toISOString(), mediaType, byteLength: got.data.length, sha256: createHash('sha256').update(got.data).digest('hex'),
     }
     await atomicWrite(this.sidecarPath(sidecar.id), JSON.stringify(done, null, 2))
     return { data: got.data, mediaType, filename: sidecar.filename }
   }
-}
-
-function clean(mediaType?: string): string | undefined {
-  const t = mediaType?.split(';')[0].trim().toLowerCase()
-  return t && t !== 'application/octet-stream' ? t : undefined
 }
