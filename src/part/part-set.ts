@@ -13,6 +13,9 @@ import { PartStopped, type PartPlugin, type PartScope, type PartTurnRequest } fr
 import type { PartRecords } from './records'
 import type { ConversationNotes, RuntimePart } from './runtime-part'
 import { sectionOf } from './section-config'
+import { Redactor } from '../util/redact'
+
+const NO_SECRETS = new Redactor([])
 
 /** What the runtime lends its parts; the set wraps the ports so they refuse after stop. */
 export interface PartSetDeps {
@@ -23,6 +26,7 @@ export interface PartSetDeps {
   texts: TextCache
   botName?: string
   records?: PartRecords
+  redact?: Redactor
   history(logger?: Logger): HistorySide
   append(conversation: string, entries: Entry[]): Promise<void>
   receive(fact: Fact): Promise<boolean>
@@ -122,7 +126,7 @@ export class PartSet {
     }
     return {
       config: sectionOf(plugin.section, d.view.profile),
-      view: d.view, clock: d.clock, logger: d.view.logger, calls: d.calls, platform: d.platform, texts: d.texts,
+      view: d.view, clock: d.clock, logger: d.view.logger, calls: d.calls, platform: d.platform, texts: d.texts, redact: d.redact ?? NO_SECRETS,
       ...d.botName !== undefined ? { botName: d.botName } : {},
       ...d.records ? { records: d.records } : {},
       signal: this.abort.signal,

@@ -11,6 +11,7 @@ import type { OutboundTag } from '../tools/outbound'
 import type { RuntimeView } from '../tools/types'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
+import type { Redactor } from '../util/redact'
 import type { TurnAuthor } from '../contract/authors'
 import type { PartPlatform } from './platform'
 import type { PartRecords } from './records'
@@ -57,6 +58,8 @@ export interface PartScope<C> {
   readonly texts: TextCache
   /** the bot's display name, when the edge knows it */
   readonly botName?: string
+  /** masks the config's secrets in what a part shows a model (a background run's tool results) */
+  readonly redact: Redactor
   /** Koishi's database as this runtime's tables, under `storage: database`; absent: keep files in the home */
   readonly records?: PartRecords
   /** aborted when the runtime stops */

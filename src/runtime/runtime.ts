@@ -99,6 +99,7 @@ export class Runtime {
     this.extensions = new ExtensionSync(o.extensions, this.view, this.resources, id => this.channels.sentByBot(id))
     this.partSet = new PartSet(PARTS, {
       view: this.view, texts: this.resources.files, clock: o.clock, calls: this.calls, platform: o.platform, botName: o.botName, records: o.records,
+      ...o.redact ? { redact: o.redact } : {},
       history: l => this.history(l), muted: ch => this.muted(ch), conversationOf: ch => this.conversationKey(ch),
       append: (key, entries) => this.using(key, conv => conv.append(entries)),
       receive: fact => this.live.receive(fact),

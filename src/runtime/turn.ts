@@ -6,7 +6,7 @@ import { describeFailure } from '../model/failure'
 import { declaredChars } from '../model/context-size'
 import { loadCalled, stepTools } from '../tool-search'
 import { toolAttachments } from './request/attachment-entries'
-import { runCalls, stepMessages } from './run-calls'
+import { runCalls, stepMessages } from '../tools/run-call'
 import { stepEndsTurn } from './stop-rule'
 import { strayStep } from './stray-text'
 import { takeSent } from './own-send'
@@ -87,7 +87,8 @@ async function turnSteps(port: TurnPort, req: TurnRequest, state: TurnState): Pr
       const live: LiveStep = { at: calledAt, turn: state.number, assistant: result.assistant, usage, delivered: {} }
       port.showStep?.(live)
       const loadedBefore = state.loaded?.length ?? 0
-      const calls = await runCalls(port, state, all, result.calls, (id, n) => {
+      const runner = { logger: port.logger, stores: port.stores, redact: port.redact, signal: port.toolSignal }
+      const calls = await runCalls(runner, state, all, result.calls, (id, n) => {
         live.delivered[id] = n
         port.showStep?.(live)
       })

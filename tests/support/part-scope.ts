@@ -5,6 +5,7 @@ import { AssetStore } from '../../src/resources/schemes/asset-store'
 import type { PartPlugin, PartScope, PartTurnRequest } from '../../src/part/plugin'
 import type { Entry } from '../../src/history/entries'
 import { systemClock } from '../../src/util/clock'
+import { Redactor } from '../../src/util/redact'
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as any
 
@@ -23,7 +24,7 @@ export function partScope<C>(plugin: PartPlugin<C, any>, home: string, config: P
       resources: {} as any, artifacts: {} as any, assets: new AssetStore(join(home, 'assets')), model: () => undefined, timezone: '',
     },
     calls: { run: async () => { throw new Error('no model in this test') } } as any,
-    platform: {}, texts: {} as any,
+    platform: {}, texts: {} as any, redact: new Redactor([]),
     appended: [], requested: [],
     history: (): never => { throw new Error('no history in this test') },
     append: async (key, entries) => { scope.appended.push([key, entries]) },
