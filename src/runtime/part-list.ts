@@ -13,7 +13,9 @@ import { schedulesPart } from '../schedules/part'
 import { skillsPart } from '../skills/part'
 import { picturesPart } from '../pictures/part'
 import { webPart } from '../web/part'
+import { upkeepPart } from '../upkeep/part'
 
 export const PARTS = [
   peoplePart, memoryPart, recallPart, stickersPart, voicePart, initiativePart, presencePart, actsPart, schedulesPart, skillsPart, picturesPart, webPart,
+  upkeepPart,
 ] as const

@@ -15,7 +15,8 @@ const FORMS = ['content', 'append', 'edit', 'remove', 'moveTo'] as const
 
 // The forms are nullish: models that fill every field they do not use with null (strict
 // function-calling setups do) mean "not given", and get the same answer as when they leave it out.
-const inputSchema = z.object({
+/** write's fields: the URL and its five forms (upkeep's propose takes the same, SPEC §26) */
+export const WRITE_FIELDS = {
   url: z.string().describe('e.g. local://memory/games.md'),
   content: z.string().nullish(),
   append: z.string().nullish(),
@@ -25,7 +26,12 @@ const inputSchema = z.object({
   }).nullish(),
   remove: z.boolean().nullish(),
   moveTo: z.string().nullish(),
-}).superRefine((input, ctx) => {
+}
+
+type Forms = { [K in (typeof FORMS)[number]]?: unknown }
+
+/** Exactly one form per call, in words the model can act on. */
+export function oneForm(input: Forms, ctx: z.RefinementCtx): void {
   const given = FORMS.filter(f => f === 'remove' ? input.remove === true : input[f] != null)
   if (given.length !== 1) {
     const message = given.length
@@ -33,11 +39,14 @@ const inputSchema = z.object({
       : `give one of ${FORMS.join(', ')} beside url`
     ctx.addIssue({ code: 'custom', message })
   }
-})
+}
+
+const inputSchema = z.object(WRITE_FIELDS).superRefine(oneForm)
 
 export type WriteInput = z.infer<typeof inputSchema>
 
-function requestOf(input: WriteInput): WriteRequest {
+/** The form given, as the resource center's write takes it. */
+export function requestOf(input: Omit<WriteInput, 'url'>): WriteRequest {
   if (input.content != null) return { content: input.content }
   if (input.append != null) return { append: input.append }
   if (input.edit != null) return { edit: { find: input.edit.find, replace: input.edit.replace } }
