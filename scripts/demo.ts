@@ -96,6 +96,8 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.stickers ? { stickers: o.stickers } : {}),
         ...(o.initiative ? { initiative: o.initiative } : {}),
         ...(o.skills ? { skills: o.skills } : {}),
+        // the console's Upkeep view: "Run upkeep now" shows what the mind would keep (SPEC §26)
+        upkeep: { enabled: true, review: 'owner' },
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),

@@ -53,14 +53,15 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
         return sendJson(res, 400, { error: { message: 'offline model: streaming is not supported', type: 'invalid_request_error' } })
       }
       requests++
-      const call = reply(body)
-      const id = `call_offline_${++calls}`
+      const answer = upkeepReply(body) ?? reply(body)
+      const list = 'text' in answer ? [] : 'calls' in answer ? answer.calls : [answer]
       // a rough count (4 characters a token), so the console's token figures show something real
       const promptTokens = Math.ceil(raw.length / 4)
       const cachedTokens = cachedPrefixTokens(seen, raw)
       seen.push(raw)
       if (seen.length > 32) seen.shift()
-      const completionTokens = Math.ceil(JSON.stringify(call.args).length / 4) + 5
+      const completionTokens = Math.ceil(JSON.stringify(answer).length / 4) + 5
+      const toolCalls = list.map(c => ({ id: `call_offline_${++calls}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }))
       sendJson(res, 200, {
         id: `chatcmpl-offline-${requests}`,
         object: 'chat.completion',
@@ -68,12 +69,10 @@ export function startOfflineModel(host = '127.0.0.1'): Promise<OfflineModel> {
         model: typeof body.model === 'string' ? body.model : OFFLINE_MODEL,
         choices: [{
           index: 0,
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
-          },
-          finish_reason: 'tool_calls',
+          message: toolCalls.length
+            ? { role: 'assistant', content: null, tool_calls: toolCalls }
+            : { role: 'assistant', content: (answer as { text: string }).text },
+          finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
         }],
         usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } },
       })
@@ -105,6 +104,34 @@ const REMIND = /remind me in (\d{1,4}) ?(s|sec|seconds?|m|min|minutes?)\b[:,]?\s
 const REMIND_ZH = /(\d{1,4}) ?(秒|分钟)后提醒我[:：，,]?\s*(.*)/
 /** the opening note of a task's turn */
 const FIRED = /\[schedule #\w+, asked by .*? on \d{4}-\d\d-\d\d \d\d:\d\d: (.*?)(?:; [^;\]]* late)?\]$/m
+
+/** an upkeep chunk's line (src/upkeep/page.ts): `#id HH:MM name: text` */
+const UPKEEP_LINE = /^#(\S+) \d\d:\d\d (.+?): (.*)$/
+/** what a person says of themselves: "I …", "I'm …", "my …", "我…" */
+const SELF = /^(i|i'm|i am|my)\b|^我/i
+
+/**
+ * Upkeep's demo (SPEC §26): in a chunk's first step, propose each thing a person said of themselves
+ * as an addition to their note, with its message as the source (all in one step, which ends the
+ * run when they succeed); after a refusal, or with nothing to keep, end with a word.
+ */
+function upkeepReply(body: any): { text: string } | { calls: { name: string; args: unknown }[] } | undefined {
+  const messages: any[] = Array.isArray(body.messages) ? body.messages : []
+  const first = textOf(messages.find(m => m.role === 'user')?.content)
+  if (!first.startsWith('[upkeep of ')) return undefined
+  if (messages.some(m => m.role === 'tool')) return { text: 'Done: nothing more to keep.' }
+  const own = /Message #id is (\S+)\/id\]/.exec(first)?.[1]
+  const notes = new Map<string, string>()
+  for (const m of first.matchAll(/^- (.+?) \(id [^)]*\): (local:\/\/\S+)/gm)) notes.set(m[1], m[2])
+  const calls: { name: string; args: unknown }[] = []
+  for (const line of first.split('\n')) {
+    const m = UPKEEP_LINE.exec(line)
+    const url = m && notes.get(m[2])
+    if (!m || !url || !own || !SELF.test(m[3])) continue
+    calls.push({ name: 'propose', args: { url, append: `- said: ${m[3]}\n`, reason: `${m[2]} said this of themselves`, sources: [`${own}/${m[1]}`] } })
+  }
+  return calls.length ? { calls } : { text: 'Nothing worth keeping in these messages.' }
+}
 
 const say = (...messages: string[]) => ({ name: 'send_message', args: { mode: 'text', messages } })
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Logger } from 'koishi'
 import WebSocket from 'ws'
+import { upkeepPart } from '../../src/upkeep/part'
 import { startDemo, type Demo } from '../../scripts/demo'
 import { freePort } from '../support/free-port'
 
@@ -108,5 +109,19 @@ describe('demo: npm start -- --offline', function () {
     expect(fromBot(), JSON.stringify(received)).to.have.length(2)
     expect(fromBot()[0]).to.match(/^Okay, task #\w{5}: I will remind you at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/)
     expect(fromBot()[1]).to.equal('⏰ stretch')
+  })
+
+  it('upkeep: what dave says of himself becomes a proposal for his note, waiting for the owner (SPEC §26)', async () => {
+    const received = await openConsole()
+    ws.send(JSON.stringify({ type: 'sandbox/send-message', args: ['sandbox:dave', 'dave', '@dave', 'I play the violin in an orchestra'], id: 1 }))
+    const deadline = Date.now() + 8000
+    while (received.filter(m => m.user === 'Koishi').length < 2 && Date.now() < deadline) await new Promise(r => setTimeout(r, 25))
+    const runtimes = await (demo.app as any).kotodama.list()
+    const upkeep = runtimes[0].part(upkeepPart).upkeep
+    const report = await upkeep.run('test')
+    expect(report).to.include({ proposed: 1, applied: 0 })
+    const [p] = upkeep.proposals().filter((x: any) => x.conversation === 'private:dave')
+    expect(p).to.include({ state: 'pending', url: 'local://memory/people/sandbox/dave.md' })
+    expect(p.change).to.deep.equal({ append: '- said: I play the violin in an orchestra\n' })
   })
 })

@@ -5,8 +5,8 @@
 import { expect } from 'chai'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { lastToolValues } from '../support/fake-openai'
-import type { Harness } from '../support/harness'
+import { lastToolValues, toolResultsOf } from '../support/fake-openai'
+import { call, FAST_TYPING, Harness, NO_DEBOUNCE } from '../support/harness'
 import { homeOf } from '../support/faults'
 import { chat, firstText, isUpkeep, proposing, sourceOf, upkeepOf, upkeepRig } from '../support/upkeep'
 
@@ -98,5 +98,32 @@ describe('upkeep: provenance and places', function () {
     expect(results[3].error.message).to.include('never wrote here')
     expect(results[6].error.message).to.include('not a message of this conversation')
     expect(upkeep.proposals()).to.deep.equal([])
+  })
+
+  it('cross mode: one conversation, a run per chat — the group\'s never holds the private chat\'s words, even through read and search', async () => {
+    h = await Harness.start({ profiles: [{
+      id: 'hub', persona: 'You are the hub.', model: 'main', mode: 'cross', typing: FAST_TYPING, timing: NO_DEBOUNCE,
+      claims: [{ bot: 'mock:514', channels: ['group:room*', 'private:*'] }], upkeep: { enabled: true, review: 'owner' },
+    }] })
+    await chat(h, [['alice', undefined, 'my diagnosis is zebra-flu, keep it between us'], ['bob', 'room1', 'anyone up for chess tonight?']])
+    const upkeep = await upkeepOf(h)
+    const at = h.server.requests.length
+    // the group's chat looks further, as a curious model might; then nothing
+    h.server.fallback(req => firstText(req).includes('room1') && !(req.body.messages as any[]).some(m => m.role === 'tool')
+      ? { toolCalls: [call('read', { url: 'history://cross' }), call('search', { query: 'zebra-flu diagnosis' })] }
+      : { content: 'nothing' })
+    const report = await upkeep.run('test')
+    expect(report).to.include({ conversations: 1 })
+    const reqs = h.server.requests.slice(at).filter(isUpkeep)
+    const group = reqs.filter(r => firstText(r).includes('the group group:room1'))
+    const direct = reqs.filter(r => firstText(r).includes('the private chat with alice'))
+    expect(group.length).to.be.at.least(2)
+    expect(direct).to.have.length(1)
+    // what the group's run was shown: its messages, and what read and search found (its own query aside)
+    const shown = group.map(r => firstText(r) + JSON.stringify(toolResultsOf(r))).join('\n')
+    expect(toolResultsOf(group[1])).to.have.length(2)
+    expect(shown, 'no private word in what any group request showed').to.not.include('zebra').and.not.include('between us')
+    expect(firstText(group[0])).to.include('chess').and.not.include('diagnosis')
+    expect(firstText(direct[0])).to.include('zebra-flu').and.not.include('chess')
   })
 })
