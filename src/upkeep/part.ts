@@ -11,6 +11,8 @@ import type { PartPlugin } from '../part/plugin'
 import type { RuntimePart } from '../part/runtime-part'
 import { recallPart } from '../recall/part'
 import { readTool } from '../tools/read'
+import { finishTool } from '../tools/finish'
+import type { Tool } from '../contract/tool'
 import { upkeepSection, type UpkeepConfig } from './config'
 import { NOTE_CHARS } from './people'
 import { Upkeep } from './upkeep'
@@ -44,8 +46,9 @@ export const upkeepPart: PartPlugin<UpkeepConfig, UpkeepPart> = {
         // what was appended lately is in the index before the run reads it
         await recall.written()
         const search = [...scope.part(recallPart)?.tools?.() ?? []].find(([name]) => name === 'search')
+        const model = config.model || view.profile.model
         return {
-          zone: view.timezone, platform, botName: scope.botName ?? view.profile.id, model: config.model || view.profile.model, maxTokens: config.maxTokens,
+          zone: view.timezone, platform, botName: scope.botName ?? view.profile.id, model, maxTokens: config.maxTokens,
           keys: () => scope.history().keys(),
           // a history being indexed (a start, a rebuild) is read once the index holds all of it
           index: async key => {
@@ -56,7 +59,11 @@ export const upkeepPart: PartPlugin<UpkeepConfig, UpkeepPart> = {
           cross: recall.mode === 'cross', recalled: d => recall.recalled(d),
           notes: s => memory.memory.section(s),
           read: (url, s) => view.resources.read(url, { whole: true, maxBytes: NOTE_CHARS * 4, scope: s, conversation: s.conversation, signal }),
-          tools: [['read', readTool(view, new VisionCache(), scope.calls)], ...search ? [search] : []],
+          tools: [
+            ['read', readTool(view, new VisionCache(), scope.calls)], ...search ? [search] : [],
+            // a model that must call a tool every step (models[].toolChoice: required) ends with finish
+            ...scope.calls.handle(model)?.config.toolChoice === 'required' ? [['finish', finishTool()] as [string, Tool]] : [],
+          ],
           calls: scope.calls,
           runner: { logger: scope.logger, stores: { artifacts: view.artifacts, assets: view.assets }, redact: scope.redact, signal },
         }

@@ -1,7 +1,8 @@
 // One part of an upkeep run (SPEC §26): a chunk of one chat's new messages in a context of its own.
 // The model is called as a turn's steps are (counted, failed over, gated by the budgets), with
 // read, search and propose; there is no send_message and no turn in any conversation. It ends
-// after a step without tool calls, a step whose calls were all proposals that succeeded, at
+// after a step without tool calls (or with finish, offered to a model that must call a tool every
+// step), a step whose calls were all proposals that succeeded, at
 // MAX_STEPS, or when the run's prompt tokens reach upkeep.maxTokens.
 import type { ModelMessage } from 'ai'
 import type { Payer } from '../contract/budget'
@@ -56,6 +57,7 @@ export async function runChunk(d: RunDeps, run: ChunkRun, usage: ChunkUsage): Pr
     if (!result.calls.length) return 'done'
     const calls = await runCalls(d.runner, run.state, run.tools, result.calls)
     messages.push(...stepMessages(result.assistant, calls))
+    if (calls.some(c => c.name === 'finish' && c.valid)) return 'done'
     if (calls.every(c => c.name === 'propose' && c.valid && (c.output as any)?.ok === true)) return 'done'
   }
   return 'steps'

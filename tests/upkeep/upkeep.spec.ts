@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Harness } from '../support/harness'
+import { call, type Harness } from '../support/harness'
 import { homeOf, historyFile } from '../support/faults'
 import { chat, firstText, isUpkeep, proposing, sourceOf, upkeepOf, upkeepRig } from '../support/upkeep'
 
@@ -83,5 +83,16 @@ describe('upkeep: a run through the real plugin', function () {
     const report = await upkeep.run('test')
     expect(report).to.include({ conversations: 0, requests: 0 })
     expect(h.server.requests.length).to.equal(n)
+  })
+
+  it('a model that must call a tool every step (toolChoice: required) is offered finish, and finish ends the run', async () => {
+    h = await upkeepRig({}, { model: { toolChoice: 'required' } })
+    await chat(h, [['alice', 'g1', 'hello']])
+    const at = h.server.requests.length
+    h.server.script({ toolCalls: [call('finish', {})] })
+    expect(await (await upkeepOf(h)).run('test')).to.include({ requests: 1 })
+    const req = h.server.requests[at]
+    expect(req.body.tool_choice).to.equal('required')
+    expect((req.body.tools as any[]).map(t => t.function.name).sort()).to.deep.equal(['finish', 'propose', 'read', 'search'])
   })
 })
