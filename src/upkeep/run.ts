@@ -14,6 +14,9 @@ import { runCalls, stepMessages, type CallRunner } from '../tools/run-call'
 /** steps one chunk may take: a few proposals, a read or a search, a fix of a refused one */
 export const MAX_STEPS = 6
 
+/** a rough count where a server tells none (CJK text is about one character a token, English four) */
+const CHARS_PER_TOKEN = 2
+
 export type ChunkEndReason = 'done' | 'steps' | 'tokens'
 
 export interface ChunkUsage {
@@ -52,7 +55,8 @@ export async function runChunk(d: RunDeps, run: ChunkRun, usage: ChunkUsage): Pr
     const result = answer.result!
     const t = stepTokens(result.usage)
     usage.requests++
-    usage.promptTokens += t.promptTokens ?? 0
+    // a server that reports no usage is counted by its request's length, so maxTokens still bounds the run
+    usage.promptTokens += t.promptTokens ?? Math.ceil((run.system.length + JSON.stringify(messages).length) / CHARS_PER_TOKEN)
     usage.cachedTokens += t.cachedTokens ?? 0
     if (!result.calls.length) return 'done'
     const calls = await runCalls(d.runner, run.state, run.tools, result.calls)

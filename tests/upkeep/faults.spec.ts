@@ -87,6 +87,17 @@ describe('upkeep: repeats, floods and faults', function () {
     expect(again).to.include({ conversations: 0, requests: 0 })
   })
 
+  it('a server that reports no usage: the run counts its requests\' length, and maxTokens still stops it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kotodama-upkeep-'))
+    await writeHistory(runtimeHome(dir, 'neko', 'mock:514'), 'group:flood', 5_000, i => `message ${i} of the flood, with some words to make it a line`, 1000)
+    h = await Harness.start({ dataDir: dir, profile: { upkeep: { enabled: true, maxTokens: 20_000 } } })
+    h.server.fallback({ content: 'nothing worth keeping', usage: false })
+    await runtimeOf(h)
+    const report = await (await upkeepOf(h)).run('test')
+    expect(report.requests).to.be.within(1, 3)
+    expect(report.promptTokens).to.be.at.least(20_000)
+  })
+
   it('a crash after the write, before the book records it: after the restart the change is recorded applied, in the note once', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kotodama-upkeep-'))
     h = await upkeepRig({ review: 'auto' }, { dataDir: dir })
