@@ -4,7 +4,7 @@
 // a private chat's file). The write made on acceptance checks every rule of write again.
 import type { TurnChat } from '../contract/tool'
 import { personRel, personUrl, isPrivateNote } from '../people/people-path'
-import { parseFileUrl } from '../resources/file-url'
+import { formatFileUrl, parseFileUrl } from '../resources/file-url'
 import type { ReadScope } from '../resources/types'
 import { clip } from '../util/clip'
 
@@ -15,6 +15,11 @@ export interface PlacementDeps {
 }
 
 export type Placement = { ok: true; rel: string } | { ok: false; message: string }
+
+/** A path under local/ as its canonical local:// URL (names escaped again: a note's `%` is `%25`). */
+export function localUrl(rel: string): string {
+  return formatFileUrl({ scheme: 'local', segments: rel.split('/'), selectors: [], raw: '' })
+}
 
 /** The path under local/ of a local://memory/ URL; undefined for anything else. */
 export function memoryRel(url: string): string | undefined {

@@ -9,7 +9,7 @@ import { isPrivateNote, isPublicNote } from '../people/people-path'
 import { BookNotWritten, type ProposalBook } from './proposal-book'
 import { changeKey, type Proposal } from './proposal'
 import { addedText, claimRefusal } from './provenance'
-import { memoryRel, placement, subjectOf, type PlacementDeps } from './placement'
+import { localUrl, memoryRel, placement, subjectOf, type PlacementDeps } from './placement'
 import { resolveSources, type MessageIndex } from './sources'
 import DESCRIPTION from './propose.txt'
 
@@ -90,8 +90,8 @@ export function proposeTool(d: ProposeDeps, place: RunPlace): Tool<Input, Propos
       const person = isPublicNote(at.rel) || isPrivateNote(at.rel)
       const claim = claimRefusal(addedText(change, old), sources.authors, { subject: subjectOf(at.rel, sources.authors.map(a => a.id), d.platform), person })
       if (claim) return refused('forbidden', claim)
-      const url = `local://${at.rel}`
-      const key = changeKey(url, 'moveTo' in change ? { moveTo: `local://${memoryRel(change.moveTo)}` } : change)
+      const url = localUrl(at.rel)
+      const key = changeKey(url, 'moveTo' in change ? { moveTo: localUrl(memoryRel(change.moveTo)!) } : change)
       const taken = d.book.taken(key)
       if (taken) return refused('duplicate', `this change is proposal ${taken.id}, ${taken.state}; propose something else or nothing`)
       if (d.left() <= 0) return refused('limit', 'no more changes today (upkeep.maxChanges): stop here')

@@ -95,4 +95,18 @@ describe('upkeep: a run through the real plugin', function () {
     expect(req.body.tool_choice).to.equal('required')
     expect((req.body.tools as any[]).map(t => t.function.name).sort()).to.deep.equal(['finish', 'propose', 'read', 'search'])
   })
+
+  it('a note whose name is escaped (a user id with a dot) is proposed and written by the URL the run was shown', async () => {
+    h = await upkeepRig({ review: 'auto' })
+    await chat(h, [['j.doe', 'g1', 'I am a pilot']])
+    let url = ''
+    h.server.script(req => {
+      url = /- j\.doe \(id j\.doe\): (\S+) \(no note yet\)/.exec(firstText(req))![1]
+      return proposing(() => ({ url, append: 'A pilot.\n', reason: 'r', sources: [sourceOf(req, 'pilot')] }))(req)
+    })
+    expect(await (await upkeepOf(h)).run('test')).to.include({ applied: 1 })
+    expect(url).to.equal('local://memory/people/mock/j%252Edoe.md')
+    expect((await upkeepOf(h)).proposals()[0].url).to.equal(url)
+    expect(await note(h, 'memory/people/mock/j%2Edoe.md')).to.equal('A pilot.\n')
+  })
 })
