@@ -15,6 +15,10 @@ export interface SectionContext {
 /** A check of one field: why the value is bad, or undefined. */
 export type FieldCheck = (value: unknown, context: SectionContext) => string | undefined
 
+/** The check of a whole number from `min` to `max`. */
+export const wholeFrom = (min: number, max: number): FieldCheck => v =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `must be a whole number from ${min} to ${max}`
+
 /**
  * A section of a profile (`profiles[].<key>`). One checking style: a bad field is reported with its
  * path and replaced by its default; the profile still starts.

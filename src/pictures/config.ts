@@ -2,6 +2,7 @@
 // pictures a person may have drawn a day, and the persona's own reference picture.
 import Schema from 'schemastery'
 import type { FieldCheck, PartSection } from '../part/plugin'
+import { wholeFrom } from '../config/section'
 import zhCN from './config.zh-CN.yml'
 import enUS from './config.en-US.yml'
 
@@ -29,7 +30,7 @@ const CHECKS: Record<keyof PicturesConfig, FieldCheck> = {
     return c.kindOf?.(v) === 'image' ? undefined : `names model "${v}", which is not of kind image`
   },
   size: v => typeof v === 'string' && SIZE.test(v) ? undefined : 'must be WIDTHxHEIGHT, e.g. 1024x1024',
-  perUserDay: v => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 10_000 ? undefined : 'must be a whole number from 0 to 10000',
+  perUserDay: wholeFrom(0, 10_000),
   reference: v => v === '' || (typeof v === 'string' && v.startsWith('local://')) ? undefined : 'must be a local:// picture or empty',
 }
 

@@ -2,6 +2,7 @@
 // `schedule` tool, and the bounds of what members may ask of it.
 import Schema from 'schemastery'
 import type { FieldCheck, PartSection } from '../part/plugin'
+import { wholeFrom } from '../config/section'
 import zhCN from './config.zh-CN.yml'
 import enUS from './config.en-US.yml'
 
@@ -17,15 +18,12 @@ export interface SchedulesConfig {
 
 export const DEFAULT_SCHEDULES: Readonly<SchedulesConfig> = { enabled: true, perConversation: 20, perUser: 5, minIntervalMinutes: 60 }
 
-const whole = (min: number, max: number): FieldCheck => v =>
-  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `must be a whole number from ${min} to ${max}`
-
 const CHECKS: Record<string, FieldCheck> = {
   enabled: v => typeof v === 'boolean' ? undefined : 'must be true or false',
-  perConversation: whole(0, 1000),
-  perUser: whole(0, 1000),
+  perConversation: wholeFrom(0, 1000),
+  perUser: wholeFrom(0, 1000),
   // a week at most: a weekly plan must stay possible
-  minIntervalMinutes: whole(1, 10_080),
+  minIntervalMinutes: wholeFrom(1, 10_080),
 }
 
 function schema(): Schema<any, SchedulesConfig> {

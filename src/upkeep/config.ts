@@ -2,6 +2,7 @@
 // once a day and proposes changes to its notes, when, with which model, and who decides on them.
 import Schema from 'schemastery'
 import type { FieldCheck, PartSection } from '../part/plugin'
+import { wholeFrom } from '../config/section'
 import zhCN from './config.zh-CN.yml'
 import enUS from './config.en-US.yml'
 
@@ -25,9 +26,6 @@ export const DEFAULT_UPKEEP: Readonly<UpkeepConfig> = { enabled: false, at: '04:
 
 export const AT = /^([01]\d|2[0-3]):[0-5]\d$/
 
-const whole = (min: number, max: number): FieldCheck => v =>
-  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? undefined : `must be a whole number from ${min} to ${max}`
-
 const CHECKS: Record<keyof UpkeepConfig, FieldCheck> = {
   enabled: v => typeof v === 'boolean' ? undefined : 'must be true or false',
   at: v => typeof v === 'string' && AT.test(v) ? undefined : 'must be a time of day, HH:MM (e.g. 04:00)',
@@ -39,9 +37,9 @@ const CHECKS: Record<keyof UpkeepConfig, FieldCheck> = {
     return kind && kind !== 'chat' ? `names model "${v}", which is not a chat model` : undefined
   },
   review: v => v === 'owner' || v === 'auto' ? undefined : 'must be owner or auto',
-  maxChanges: whole(0, 1000),
+  maxChanges: wholeFrom(0, 1000),
   // a run needs room for its prompt and one page of messages
-  maxTokens: whole(4_000, 2_000_000),
+  maxTokens: wholeFrom(4_000, 2_000_000),
 }
 
 function schema(): Schema<any, UpkeepConfig> {

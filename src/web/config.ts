@@ -2,6 +2,7 @@
 // where it is, its key, how many results a page shows and what a query costs.
 import Schema from 'schemastery'
 import type { FieldCheck, PartSection } from '../part/plugin'
+import { wholeFrom } from '../config/section'
 import zhCN from './config.zh-CN.yml'
 import enUS from './config.en-US.yml'
 
@@ -38,7 +39,7 @@ const CHECKS: Record<string, FieldCheck> = {
   search: v => v === '' || PROVIDERS.includes(v as ProviderName) ? undefined : `must be '', ${PROVIDERS.join(', ')}`,
   baseURL: v => v === '' || (typeof v === 'string' && httpURL(v)) ? undefined : 'must be an http:// or https:// URL, or empty',
   apiKey: v => typeof v === 'string' ? undefined : 'must be a string',
-  maxResults: v => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_RESULTS ? undefined : `must be a whole number from 1 to ${MAX_RESULTS}`,
+  maxResults: wholeFrom(1, MAX_RESULTS),
   price: v => typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a number >= 0',
 }
 
