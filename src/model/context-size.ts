@@ -1,7 +1,7 @@
 // Context size (SPEC §11). With `models[].contextTokens` set, the request window is trimmed so its
 // estimated tokens plus 20% for the reply fit the server's window; the estimate is characters
 // divided by a chars-per-token ratio learned from the server's reported usage (starting at 2).
-// A server that reports fewer prompt tokens than the request must hold (one per 4 UTF-16 units)
+// A server that reports fewer prompt tokens than the request must hold (one per 6 UTF-16 units)
 // cut the prompt: that is logged once per model, with the likely cause.
 import type { Tool } from '../contract/tool'
 import type { Logger } from '../util/logger'
@@ -9,8 +9,12 @@ import type { PublicModelConfig } from './provider'
 import { schemaChars } from './sdk-schema'
 
 const START_RATIO = 2
-/** No text has fewer than one token per this many units; below it the server truncated. */
-const MAX_UNITS_PER_TOKEN = 4
+/**
+ * No text has fewer than one token per this many units; below it the server truncated. English
+ * prose runs at 4 to 4.5 units a token (Qwen3, DeepSeek), so 4 warned of cuts that were not; a cut
+ * prompt (a 2,048-token window under a 20,000-token request) is 10 and more.
+ */
+const MAX_UNITS_PER_TOKEN = 6
 const REPLY_SHARE = 0.2
 
 interface Known {

@@ -19,14 +19,22 @@ describe('context size (SPEC §11)', function () {
     expect(sizes.ratio('m')).to.be.closeTo(3, 0.01)
   })
 
-  it('a reported prompt below one token per 4 units is a cut prompt: one warning per model, no learning from it', () => {
+  it('a reported prompt below one token per 6 units is a cut prompt: one warning per model, no learning from it', () => {
     const warnings: string[] = []
     const sizes = new ContextSizes({ ...quiet, warn: (f: string, ...a: any[]) => warnings.push(require('node:util').format(f, ...a)) })
     sizes.observe(config(0), 40_000, 0, 2048)
     sizes.observe(config(0), 40_000, 0, 2048)
     expect(warnings).to.have.length(1)
-    expect(warnings[0]).to.match(/model "m" counted 2048 prompt tokens for a request of 40000 characters \(at least 10000 tokens\).*OLLAMA_CONTEXT_LENGTH/)
+    expect(warnings[0]).to.match(/model "m" counted 2048 prompt tokens for a request of 40000 characters \(at least 6667 tokens\).*OLLAMA_CONTEXT_LENGTH/)
     expect(sizes.ratio('m')).to.equal(2)
+  })
+
+  it('English prose at 4.2 units a token (Qwen3 on an English-heavy request) is no cut prompt', () => {
+    const warnings: string[] = []
+    const sizes = new ContextSizes({ ...quiet, warn: (f: string) => warnings.push(f) })
+    sizes.observe(config(0), 12_600, 0, 3000)
+    expect(warnings).to.deep.equal([])
+    expect(sizes.ratio('m')).to.be.above(2)
   })
 
   describe('through a real turn', () => {
