@@ -34,6 +34,7 @@ import { dailyMonth } from './schedules-month'
 import { skills } from './skills'
 import { webSearch } from './web'
 import { upkeepCost } from './upkeep-cost'
+import { upkeepRecall } from './upkeep-recall'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -70,6 +71,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['31', 'pictures: draw overhead (SPEC §24)', drawOverhead],
   ['32', 'web search (SPEC §24)', webSearch],
   ['33', 'upkeep: one day of a busy group (SPEC §26)', upkeepCost],
+  ['34', 'upkeep: recall with the notes it wrote', upkeepRecall],
 ]
 
 async function main() {
