@@ -35,6 +35,7 @@ import { skills } from './skills'
 import { webSearch } from './web'
 import { upkeepCost } from './upkeep-cost'
 import { upkeepRecall } from './upkeep-recall'
+import { upkeepHelps } from './upkeep-helps'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -72,6 +73,7 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['32', 'web search (SPEC §24)', webSearch],
   ['33', 'upkeep: one day of a busy group (SPEC §26)', upkeepCost],
   ['34', 'upkeep: recall with the notes it wrote', upkeepRecall],
+  ['35', 'upkeep: does it help?', upkeepHelps],
 ]
 
 async function main() {

@@ -49,7 +49,7 @@ function wireText(req: RecordedRequest): { tools: string; system: string; first:
  * go to `other`.
  */
 export function upkeepModel(
-  pick: (lines: ChunkLine[]) => Record<string, unknown>[],
+  pick: (lines: ChunkLine[], first: string) => Record<string, unknown>[],
   billed: Billed[],
   other: (req: RecordedRequest) => FakeReply = () => ({ toolCalls: [call('finish', {})] }),
 ) {
@@ -65,7 +65,7 @@ export function upkeepModel(
     const cached = common ? Math.min(tokens, qwen3Tokens(all.slice(0, common))) : 0
     // a chunk answered once: its proposals made, the next step is its end
     const answered = (req.body.messages as any[]).some(m => m.role === 'tool')
-    const proposals = answered ? [] : pick(chunkLines(req))
+    const proposals = answered ? [] : pick(chunkLines(req), firstText(req))
     billed.push({ tokens, cached, output: qwen3Tokens(JSON.stringify(proposals)), parts })
     const usage = { prompt_tokens: tokens, prompt_cache_hit_tokens: cached }
     return proposals.length ? { toolCalls: proposals.map(p => call('propose', p)), usage } : { content: 'nothing more to change', usage }
