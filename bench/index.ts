@@ -33,6 +33,9 @@ import { schedulesHeld, schedulesRestart } from './schedules'
 import { dailyMonth } from './schedules-month'
 import { skills } from './skills'
 import { webSearch } from './web'
+import { upkeepCost } from './upkeep-cost'
+import { upkeepRecall } from './upkeep-recall'
+import { upkeepHelps } from './upkeep-helps'
 import { formatTable, now, ROOT, type Mode, type Row } from './measure'
 
 const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
@@ -68,6 +71,9 @@ const SUITE: [string, string, (mode: Mode) => Promise<Row[]>][] = [
   ['30', 'skills in the system prompt (SPEC §24)', skills],
   ['31', 'pictures: draw overhead (SPEC §24)', drawOverhead],
   ['32', 'web search (SPEC §24)', webSearch],
+  ['33', 'upkeep: one day of a busy group (SPEC §26)', upkeepCost],
+  ['34', 'upkeep: recall with the notes it wrote', upkeepRecall],
+  ['35', 'upkeep: does it help?', upkeepHelps],
 ]
 
 async function main() {
