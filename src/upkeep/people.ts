@@ -1,13 +1,16 @@
 // The [people] block of a chunk (SPEC §26 "the present notes"): each person who wrote in it, their
 // note's exact URL and what it says now, read through the resource center with the run's scope (a
-// group's run never reads a private section; a private chat's shows that person's). Bounded: at
-// most MAX_PEOPLE people, NOTE_CHARS of each note, a longer one ends with how to read it whole.
+// group's run never reads a private section; a private chat's shows that person's). Bounded: the
+// notes of MAX_PEOPLE people, NOTE_CHARS of each, a longer one ending with how to read it whole;
+// the URLs of MAX_LISTED people, so a fact of anyone in the chunk can be proposed.
 import type { RecallDoc } from '../recall/docs'
 import { personUrl } from '../people/people-path'
 import type { ReadResult, ReadScope } from '../resources/types'
 import { displayName, shownId } from '../util/transcript-text'
 
 export const MAX_PEOPLE = 20
+/** people listed with their note's URL (a chunk of a busy group has 30 to 60 writers) */
+export const MAX_LISTED = 100
 export const NOTE_CHARS = 1_200
 
 export type ReadText = (url: string, scope: ReadScope) => Promise<ReadResult>
@@ -27,8 +30,15 @@ export async function peopleBlock(docs: readonly RecallDoc[], o: { platform: str
   if (!people.size) return ''
   const partner = o.scope.chat?.direct ? o.scope.chat.user : undefined
   const lines = ['[people] the notes of the people in these messages:']
-  for (const [uid, name] of [...people].slice(0, MAX_PEOPLE)) {
+  let read = 0
+  for (const [uid, name] of [...people].slice(0, MAX_LISTED)) {
     const url = personUrl(o.platform, uid)
+    // every person's URL is listed (a fact of theirs can be proposed); the first MAX_PEOPLE notes are shown
+    if (read >= MAX_PEOPLE) {
+      lines.push(`- ${name} (id ${shownId(uid)}): ${url}`)
+      continue
+    }
+    read++
     const note = await noteText(o.read, url, o.scope)
     lines.push(`- ${name} (id ${shownId(uid)}): ${url}${note ? '' : ' (no note yet)'}`)
     if (note) lines.push(note)
@@ -38,6 +48,7 @@ export async function peopleBlock(docs: readonly RecallDoc[], o: { platform: str
       if (kept) lines.push(`  their private section (${own}):`, kept)
     }
   }
-  if (people.size > MAX_PEOPLE) lines.push(`- and ${people.size - MAX_PEOPLE} more: read their notes by the same URL form`)
+  if (people.size > MAX_PEOPLE) lines.push(`(the notes of the people after the first ${MAX_PEOPLE} are not shown: read them by their URL)`)
+  if (people.size > MAX_LISTED) lines.push(`- and ${people.size - MAX_LISTED} more: their notes are ${personUrl(o.platform, 'x').replace(/x\.md$/, '<user id>.md')}`)
   return lines.join('\n')
 }

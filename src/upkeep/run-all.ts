@@ -89,12 +89,15 @@ async function runConversation(d: RunAllDeps, state: UpkeepState, key: string, r
   report.conversations++
   report.messages += total - from
   const usage: ChunkUsage = { requests: 0, promptTokens: 0, cachedTokens: 0 }
+  // one system prompt per chat for the whole run: a change applied in one chunk does not change the
+  // next chunk's prefix, so the provider's prompt cache holds it (the [people] lines show notes fresh)
+  const systems = new Map<string, string>()
   try {
     while (from < total) {
       const chunk = chunkOf((a, b) => index.docs(a, b), from, total)
       for (const [chat, docs] of chatsOf(key, chunk.docs, d.cross)) {
         if (usage.promptTokens >= d.maxTokens) break
-        await runPlace(d, key, chat, docs, { first: from, end: chunk.end, total, index }, usage)
+        await runPlace(d, key, chat, docs, { first: from, end: chunk.end, total, index, systems }, usage)
       }
       from = chunk.end
       // the messages the tokens did not reach are left: the next run starts after them
@@ -119,9 +122,12 @@ function chatsOf(key: string, docs: RecallDoc[], cross: boolean): [TurnChat | un
 
 async function runPlace(
   d: RunAllDeps, key: string, chat: TurnChat | undefined, docs: RecallDoc[],
-  at: { first: number; end: number; total: number; index: MessageIndex }, usage: ChunkUsage,
+  at: { first: number; end: number; total: number; index: MessageIndex; systems: Map<string, string> }, usage: ChunkUsage,
 ): Promise<void> {
   const scope: ReadScope = { conversation: key, ...chat ? { chat } : {} }
+  const place = chat?.channel ?? ''
+  const system = at.systems.get(place) ?? upkeepSystem({ name: d.botName, notes: d.notes(scope) })
+  at.systems.set(place, system)
   const own = historyUrl(key)
   const where = !chat ? 'every chat' : chat.direct ? `the private chat with ${docs.find(x => !x.self)?.who ?? chat.user}` : `the group ${chat.channel}`
   const people = await peopleBlock(docs, { platform: d.platform, scope, read: d.read })
@@ -131,5 +137,5 @@ async function runPlace(
   const payer: Payer = { conversation: key }
   await runChunk({
     calls: d.calls, model: d.model, payer, runner: d.runner, tokensLeft: () => d.maxTokens - usage.promptTokens,
-  }, { system: upkeepSystem({ name: d.botName, notes: d.notes(scope) }), first, state: turn, tools }, usage)
+  }, { system, first, state: turn, tools }, usage)
 }
