@@ -38,6 +38,8 @@ export interface DemoOptions {
   skills?: Record<string, unknown>
   /** the plugin's budgets (SPEC §22; tests of the budgets view) */
   budgets?: Record<string, unknown>
+  /** the profile's upkeep config (SPEC §26; tests of the upkeep view) */
+  upkeep?: Record<string, unknown>
 }
 
 export interface Demo {
@@ -96,6 +98,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.stickers ? { stickers: o.stickers } : {}),
         ...(o.initiative ? { initiative: o.initiative } : {}),
         ...(o.skills ? { skills: o.skills } : {}),
+        ...(o.upkeep ? { upkeep: o.upkeep } : {}),
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),

@@ -7,6 +7,6 @@ export function upkeepStatus(session: Session, r: Runtime, timeOf: (ms: number) 
   const upkeep = r.part(upkeepPart)?.upkeep
   if (!upkeep) return []
   const last = upkeep.runs().at(-1)
-  const when = last ? session.text('commands.kotodama.status.messages.upkeep-last', [timeOf(last.startedAt)]) : session.text('commands.kotodama.status.messages.upkeep-never')
-  return [session.text('commands.kotodama.status.messages.upkeep', [upkeep.pending(), when])]
+  const t = (key: string, args: unknown[] = []) => session.text(`commands.kotodama.status.messages.${key}`, args)
+  return [t('upkeep', [upkeep.pending(), last ? t('upkeep-last', [timeOf(last.startedAt)]) : t('upkeep-never')])]
 }

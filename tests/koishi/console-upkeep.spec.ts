@@ -4,7 +4,7 @@
 // (through its upkeep part and recall's index) and for one that is not running (its home and stored
 // histories; a decision starts it, since applying needs memory's writer).
 import { expect } from 'chai'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { registerUpkeep } from '../../src/koishi/console/upkeep'
 import { PROPOSALS_FILE } from '../../src/upkeep/proposal-book'
@@ -110,6 +110,26 @@ describe('console: the upkeep view', function () {
     expect(await l2.send('kotodama/upkeep-decide', 'neko', BOT, idOf(stored, 'append'), 'accept')).to.deep.equal({ ok: true, state: 'applied' })
     expect(await readFile(fileOf(h!, BOB), 'utf8')).to.equal('Plays the bass in a jazz band.\n')
     expect((await h!.app.kotodama.list()).length, 'the decision started it').to.equal(1)
+  })
+
+  it('a bot that is not connected: nothing starts; a reject is recorded in its home, an accept says why it cannot be made', async () => {
+    await proposed()
+    await h!.reload()
+    // the same home under a bot that is gone (a QQ account the owner took offline)
+    const gone = homeOf(h!, 'neko', 'mock:999')
+    await cp(join(homeOf(h!), 'upkeep'), join(gone, 'upkeep'), { recursive: true })
+    const l = captureListeners(h!.app, registerUpkeep)
+    const view = await l.send('kotodama/upkeep', 'neko', 'mock:999')
+    const [content, append] = ['content', 'append'].map(k => idOf(view, k))
+    expect(await l.send('kotodama/upkeep-decide', 'neko', 'mock:999', append, 'reject')).to.deep.equal({ ok: true, state: 'rejected' })
+    expect(JSON.parse(await readFile(join(gone, PROPOSALS_FILE), 'utf8')).proposals[append]).to.deep.include({ state: 'rejected' })
+    expect((await l.send('kotodama/upkeep-decide', 'neko', 'mock:999', append, 'reject')).error.name).to.equal('Decided')
+    const accepted = await l.send('kotodama/upkeep-decide', 'neko', 'mock:999', content, 'accept')
+    expect(accepted.error).to.deep.equal({ name: 'Unavailable', message: 'bot mock:999 is not connected: upkeep runs and applies changes in its running runtime' })
+    const run = await l.send('kotodama/upkeep-run', 'neko', 'mock:999').catch((e: Error) => e.message)
+    expect(run).to.include('bot mock:999 is not connected')
+    expect(await h!.app.kotodama.list(), 'nothing started').to.deep.equal([])
+    expect((await l.send('kotodama/upkeep', 'neko', 'mock:999')).proposals.find((p: any) => p.id === content).state).to.equal('pending')
   })
 
   it('a source whose history was reset shows as missing; a book that cannot be read is reported and left as it was', async () => {

@@ -2,7 +2,8 @@
 // rest on, its last runs; accept or reject one; run now. Authority 4, as the page's other listeners.
 // A running runtime is read through its upkeep part and its recall index; one that is not running
 // from its home (upkeep/proposals.json, state.json) and its stored histories, without starting it.
-// A decision or a run starts it: applying a change needs memory's writer.
+// A decision or a run starts it: applying a change needs memory's writer; with its bot gone it cannot
+// start, and only a reject is recorded (in its home's book).
 import type { Context } from 'koishi'
 import type {} from '@koishijs/plugin-console'
 import { platformOf } from '../../claims/bot-id'
@@ -11,6 +12,7 @@ import { recallPart } from '../../recall/part'
 import type { Runtime } from '../../runtime/runtime'
 import { presentText, proposalsAtHome, runsAtHome } from '../../upkeep/at-home'
 import { upkeepPart } from '../../upkeep/part'
+import { rejectAtHome } from '../../upkeep/reject-at-home'
 import type { RunReport } from '../../upkeep/run-report'
 import type { Decision } from '../../upkeep/upkeep'
 import { storedMessages } from '../../console-data/upkeep-sources'
@@ -44,8 +46,10 @@ async function runningMessages(runtime: Runtime, key: string, ids: string[]): Pr
 
 export function registerUpkeep(ctx: Context) {
   const options = { authority: AUTHORITY }
-  /** the upkeep of the runtime, started when it is not running; an Error when upkeep is off */
+  /** the upkeep of the runtime, started when it is not running; an Error when upkeep is off or it cannot start */
   const upkeepOf = async (p: Place) => {
+    // a runtime of a bot that is gone would stop at once, under the change it applies
+    if (!p.runtime && !ctx.bots[p.bot]) throw new Error(`bot ${p.bot} is not connected: upkeep runs and applies changes in its running runtime`)
     const runtime = p.runtime ?? await ctx.kotodama.runtime(p.profile, p.bot)
     const part = runtime.part(upkeepPart)
     if (!part) throw new Error(`upkeep is off for ${p.profile.id} (upkeep.enabled)`)
@@ -68,9 +72,17 @@ export function registerUpkeep(ctx: Context) {
   }, options)
 
   ctx.console.addListener('kotodama/upkeep-decide', async (profile, bot, id, decision) => {
-    if (decision !== 'accept' && decision !== 'reject') return { ok: false, error: { name: 'Invalid', message: `decide with accept or reject, not ${decision}` } }
-    const upkeep = await upkeepOf(await placeOf(ctx, profile, bot))
-    const done = await upkeep.decide(String(id), decision, 'console')
+    if (decision !== 'accept' && decision !== 'reject') {
+      return { ok: false, error: { name: 'Invalid', message: `decide with accept or reject, not ${decision}` } }
+    }
+    const p = await placeOf(ctx, profile, bot)
+    // a reject writes no note: recorded in the home's book when the runtime cannot start
+    const done = !p.runtime && !ctx.bots[bot] && decision === 'reject'
+      ? await rejectAtHome(p.home, String(id), 'console', ctx.kotodama.clock.now(), ctx.kotodama.log)
+      : await upkeepOf(p).then(
+        u => u.decide(String(id), decision, 'console'),
+        (e: Error) => ({ ok: false as const, error: { name: 'Unavailable', message: e.message } }),
+      )
     if ('error' in done) return { ok: false, error: done.error }
     return { ok: true, state: done.proposal.state, ...done.proposal.error ? { error: done.proposal.error } : {} }
   }, options)
