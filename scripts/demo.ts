@@ -38,6 +38,8 @@ export interface DemoOptions {
   skills?: Record<string, unknown>
   /** the plugin's budgets (SPEC §22; tests of the budgets view) */
   budgets?: Record<string, unknown>
+  /** the profile's upkeep config (SPEC §26; tests of the upkeep view) */
+  upkeep?: Record<string, unknown>
 }
 
 export interface Demo {
@@ -97,7 +99,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.initiative ? { initiative: o.initiative } : {}),
         ...(o.skills ? { skills: o.skills } : {}),
         // the console's Upkeep view: "Run upkeep now" shows what the mind would keep (SPEC §26)
-        upkeep: { enabled: true, review: 'owner' },
+        upkeep: o.upkeep ?? { enabled: true, review: 'owner' },
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
       ...(o.budgets ? { budgets: o.budgets } : {}),

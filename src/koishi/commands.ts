@@ -16,6 +16,8 @@ import { memoryPart } from '../memory/part'
 import { presencePart } from '../presence/part'
 import { budgetLines } from './budget-status'
 import { registerScheduleCommand } from './schedule-command'
+import { registerUpkeepCommands } from './upkeep-command'
+import { upkeepStatus } from './upkeep-status'
 
 /** the longest pause: QQ's longest ban, 30 days */
 const MAX_PAUSE_MINUTES = 30 * 24 * 60
@@ -46,6 +48,7 @@ export function registerCommands(ctx: Context) {
       // "1 file", "2 files": its own text where a language tells them apart
       const text = stats?.files === 1 ? '.memory-one' : '.memory'
       if (memory && stats) lines.push(session.text(text, [stats.files, stats.bytes, memory.config.maxFiles, memory.config.maxTotalBytes]))
+      lines.push(...upkeepStatus(session, r, timeOf))
       for (const c of convs) {
         const wait = (c.wait ? session.text('.wait', [c.wait.seconds ?? '-', c.wait.messages ?? '-', c.wait.factsSeen]) : '')
           + (c.muted ? session.text(`.muted-${c.muted.by}`, [timeOf(c.muted.until)]) : '')
@@ -108,6 +111,7 @@ export function registerCommands(ctx: Context) {
   })
 
   registerScheduleCommand(ctx)
+  registerUpkeepCommands(ctx)
 
   ctx.command('kotodama.migrate <to:string>', { authority: 4 })
     .option('profile', '-p <id:string>')

@@ -40,7 +40,7 @@ export async function recoverProposal(d: ApplyDeps, p: Proposal): Promise<Propos
 }
 
 /** Where the write went: in a private chat, that person's note is its private section. */
-function targetRel(rel: string, chat: TurnChat | undefined, platform: string): string {
+export function targetRel(rel: string, chat: TurnChat | undefined, platform: string): string {
   return chat?.direct && chat.user !== undefined && rel === personRel(platform, chat.user) ? personRel(platform, chat.user, true) : rel
 }
 

@@ -18,6 +18,7 @@ import { registerTrash } from './trash'
 import { registerBudgets } from './budgets'
 import { registerSchedules } from './schedules'
 import { registerSkills } from './skills'
+import { registerUpkeep } from './upkeep'
 
 declare module '@koishijs/console' {
   interface Events {
@@ -47,6 +48,7 @@ export function registerConsole(ctx: Context) {
   registerBudgets(ctx)
   registerSchedules(ctx)
   registerSkills(ctx)
+  registerUpkeep(ctx)
   const options = { authority: AUTHORITY }
   const place = (profile: string, bot: string) => placeOf(ctx, profile, bot)
   const side = (p: Place) => {
