@@ -56,6 +56,7 @@ function reportLines(session: Session, r: RunReport, upkeep: Upkeep): string[] {
     ? t('done', [r.conversations, r.messages, r.requests, r.promptTokens, r.proposed, r.applied])
     : t('nothing-new')]
   if (r.stopped) lines.push(t(`stopped-${r.stopped}`, [r.why ?? '']))
+  if (r.skipped) lines.push(t('skipped', [r.skipped]))
   const pending = upkeep.proposals().filter(p => p.state === 'pending').map(p => p.id)
   if (pending.length) {
     const named = pending.slice(0, NAMED_PENDING).join(', ') + (pending.length > NAMED_PENDING ? ', …' : '')

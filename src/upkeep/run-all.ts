@@ -52,6 +52,11 @@ export async function runAll(d: RunAllDeps, state: UpkeepState, report: RunRepor
       report.stopped = 'stopped'
       return
     }
+    // the day's changes are made: what is left waits for tomorrow's run, unread
+    if (d.propose.left() <= 0) {
+      report.stopped = 'limit'
+      return
+    }
     try {
       await runConversation(d, state, key, report)
     } catch (e: any) {
@@ -95,13 +100,20 @@ async function runConversation(d: RunAllDeps, state: UpkeepState, key: string, r
   try {
     while (from < total) {
       const chunk = chunkOf((a, b) => index.docs(a, b), from, total)
+      if (d.propose.left() <= 0) {
+        report.stopped = 'limit'
+        break
+      }
       for (const [chat, docs] of chatsOf(key, chunk.docs, d.cross)) {
         if (usage.promptTokens >= d.maxTokens) break
         await runPlace(d, key, chat, docs, { first: from, end: chunk.end, total, index, systems }, usage)
       }
       from = chunk.end
-      // the messages the tokens did not reach are left: the next run starts after them
-      if (usage.promptTokens >= d.maxTokens) from = total
+      // the messages the tokens did not reach are left for good: the next run starts after them
+      if (usage.promptTokens >= d.maxTokens && from < total) {
+        report.skipped = (report.skipped ?? 0) + total - from
+        from = total
+      }
       state.through[key] = from
       await d.save(state)
     }

@@ -1,6 +1,6 @@
 // What one upkeep run did (SPEC §26): the command's answer, the console's list, the log.
 
-/** Why a run ended before every conversation's new messages were looked at. */
+/** Why a run ended before every conversation's new messages were looked at ('limit': maxChanges for today). */
 export type RunStop = 'budget' | 'stopped' | 'limit' | 'failed'
 
 export interface RunReport {
@@ -17,6 +17,8 @@ export interface RunReport {
   cachedTokens: number
   proposed: number
   applied: number
+  /** new messages left unread because a conversation's run reached upkeep.maxTokens */
+  skipped?: number
   /** absent: it ran to the end */
   stopped?: RunStop
   /** the model's failure or the budget that held it, in its words */

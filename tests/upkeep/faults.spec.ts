@@ -66,6 +66,11 @@ describe('upkeep: repeats, floods and faults', function () {
     const at = h.server.requests.length
     expect(await upkeep.run('test')).to.include({ proposed: 2 })
     expect(lastToolValues(h.server.requests[at + 1], 3).map(r => r.ok ? 'ok' : r.error.code)).to.deep.equal(['ok', 'ok', 'limit'])
+    // the day's changes are made: a later run that day reads nothing and says why; the messages wait
+    await chat(h, [['alice', 'g2', 'and I like matcha']])
+    const n = h.server.requests.length
+    expect(await upkeep.run('test')).to.include({ stopped: 'limit', requests: 0 })
+    expect(h.server.requests.length).to.equal(n)
   })
 
   it('50,000 new messages: read a chunk at a time, stopped at maxTokens, the rest left for good; the next run starts after them', async () => {
@@ -82,6 +87,8 @@ describe('upkeep: repeats, floods and faults', function () {
     expect(report.requests).to.equal(reqs.length).and.to.be.within(2, 4)
     expect(report.promptTokens).to.be.at.least(20_000).and.below(40_000)
     expect(report).to.include({ conversations: 1, messages: 50_000 })
+    // what the chunks read before maxTokens, and the rest left for good
+    expect(report.skipped).to.be.within(50_000 - 4 * 1500, 50_000 - 1)
     for (const r of reqs) expect(JSON.stringify(r.body).length).to.be.below(120_000)
     const again = await upkeep.run('test')
     expect(again).to.include({ conversations: 0, requests: 0 })

@@ -169,6 +169,9 @@ describe('usage per step and per model (SPEC §11)', function () {
     await turn(h, 1)
     await turn(h, 2)
     const first = await status(h)
+    // every line in words: no text key shows raw (the acts' capabilities once did)
+    expect(first, first).to.not.match(/\.feature\.|commands\.kotodama/)
+    expect(first, first).to.include('reactions')
     expect(first, first).to.include('  model main:\n    since start: 2 requests, 200 prompt tokens (0% cached), 20 completion tokens, 0 errors\n')
     expect(first, first).to.include('    today: 2 requests, 200 prompt tokens (0% cached), 20 completion tokens, 0 errors')
     // no price: no cost at all, rather than a cost of 0
