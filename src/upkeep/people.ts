@@ -49,6 +49,9 @@ export async function peopleBlock(docs: readonly RecallDoc[], o: { platform: str
     }
   }
   if (people.size > MAX_PEOPLE) lines.push(`(the notes of the people after the first ${MAX_PEOPLE} are not shown: read them by their URL)`)
-  if (people.size > MAX_LISTED) lines.push(`- and ${people.size - MAX_LISTED} more: their notes are ${personUrl(o.platform, 'x').replace(/x\.md$/, '<user id>.md')}`)
+  if (people.size > MAX_LISTED) {
+    const form = personUrl(o.platform, 'x').replace(/x\.md$/, '<user id>.md')
+    lines.push(`- and ${people.size - MAX_LISTED} more: their notes are ${form}`)
+  }
   return lines.join('\n')
 }
