@@ -105,8 +105,8 @@ const REMIND_ZH = /(\d{1,4}) ?(秒|分钟)后提醒我[:：，,]?\s*(.*)/
 /** the opening note of a task's turn */
 const FIRED = /\[schedule #\w+, asked by .*? on \d{4}-\d\d-\d\d \d\d:\d\d: (.*?)(?:; [^;\]]* late)?\]$/m
 
-/** an upkeep chunk's line (src/upkeep/page.ts): `#id HH:MM name: text` */
-const UPKEEP_LINE = /^#(\S+) \d\d:\d\d (.+?): (.*)$/
+/** an upkeep chunk's line (src/upkeep/page.ts): `#id name: text` */
+const UPKEEP_LINE = /^#(\S+) (.+?): (.*)$/
 /** what a person says of themselves: "I …", "I'm …", "my …", "我…" */
 const SELF = /^(i|i'm|i am|my)\b|^我/i
 
