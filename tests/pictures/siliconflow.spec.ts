@@ -98,6 +98,21 @@ describe('pictures: SiliconFlow', function () {
     noLinkShown(h)
   })
 
+  it('a link to another origin on a private address is not fetched (only the baseURL\'s origin is the owner\'s)', async () => {
+    const { h, sf } = await rig()
+    const elsewhere = await FakeSiliconFlow.start()
+    try {
+      sf.generations.script({ linkOrigin: elsewhere.server.origin })
+      const [refused] = await turn(h, [draw('an inside job')])
+      expect(refused.error.name).to.equal('Failed')
+      expect(refused.error.message).to.include('the picture\'s link was refused')
+      expect(elsewhere.fetches).to.equal(0)
+      noLinkShown(h)
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it('an edit of the reference picture sends it as a data: URL in `image`', async () => {
     const { h, sf } = await rig({ images: { reference: 'local://me.png' } })
     const me = tinyPng(0x3366cc, 4, 4)

@@ -26,6 +26,8 @@ export interface SiliconFlowReply extends Delivery {
   hugeBytes?: number
   /** the links answer 404, as an hour after drawing */
   expired?: boolean
+  /** the links point at this origin instead of the fake's (a CDN elsewhere) */
+  linkOrigin?: string
   /** an error (with `status`): its message and code */
   error?: string
   code?: number
@@ -77,7 +79,7 @@ export function siliconFlowImages(files: LinkedFiles): Wire<SiliconFlowReply> {
       const images = Array.from({ length: b.batch_size ?? 1 }, () => {
         const path = `/files/${++served}.png`
         files.set(path, { bytes: picture, expired: !!reply.expired })
-        return { url: `http://${req.headers.host}${path}?Expires=${3600 + served}&Signature=fake` }
+        return { url: `${reply.linkOrigin ?? `http://${req.headers.host}`}${path}?Expires=${3600 + served}&Signature=fake` }
       })
       return { status: 200, json: { images, timings: { inference: 1.25 }, seed: 4999999999, shared_id: '0' } }
     },
