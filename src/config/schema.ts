@@ -17,7 +17,8 @@ const model = Schema.object({
   id: Schema.string().required(),
   kind: Schema.union(['chat', 'image']).default('chat'),
   // any string passes the form: an unknown provider costs its entry (validate.ts), not the whole plugin
-  provider: Schema.union([...PROVIDERS.map(p => Schema.const(p)), Schema.string()]).default('openai-compatible'),
+  // siliconflow: an image entry's only (SPEC §24)
+  provider: Schema.union([...[...PROVIDERS, 'siliconflow'].map(p => Schema.const(p)), Schema.string()]).default('openai-compatible'),
   // a ChatLuna model ('platform/model') takes the place of baseURL, apiKey and model (SPEC §11.1)
   // any value on the server (Schema.dynamic): a model ChatLuna dropped must not fail the whole config
   chatluna: Schema.dynamic(CHATLUNA_MODEL_SCHEMA).default(''),

@@ -7,6 +7,8 @@ export type StrayTextPolicy = 'remind' | 'send' | 'drop'
 /** Which AI SDK provider a `models` entry goes through (SPEC §11.1). */
 export type ProviderName = 'openai-compatible' | 'anthropic' | 'google' | 'openai'
 export const PROVIDERS: readonly ProviderName[] = ['openai-compatible', 'anthropic', 'google', 'openai']
+/** Providers only an image entry goes through (SPEC §24): SiliconFlow's own images API. */
+export type ImageOnlyProvider = 'siliconflow'
 
 /** chat: a language model (the default); image: an images endpoint for the draw tool (SPEC §24) */
 export type ModelKind = 'chat' | 'image'
@@ -16,7 +18,7 @@ export interface ModelConfig {
   /** absent: chat */
   kind?: ModelKind
   /** absent: openai-compatible */
-  provider?: ProviderName
+  provider?: ProviderName | ImageOnlyProvider
   /** Anthropic's cache lifetime (SPEC §11.1) */
   cacheTtl?: '5m' | '1h'
   /** anthropic, google: tokens the model may think before it answers (extended thinking); 0: the provider's default */

@@ -36,6 +36,7 @@ export interface CheckedConfig {
 const reasoningMode: FieldCheck = v => v === undefined || v === 'auto' || v === 'return' || v === 'drop' ? undefined : 'must be auto, return or drop'
 
 const providerName: FieldCheck = v => v === undefined || PROVIDERS.includes(v as ProviderName) ? undefined
+  : v === 'siliconflow' ? 'siliconflow is for image models (kind: image); a chat model on SiliconFlow goes through openai-compatible'
   : `names unknown provider ${JSON.stringify(String(v)).slice(0, 60)} (known: ${PROVIDERS.join(', ')})`
 
 // the console form takes any value here (Schema.dynamic); ChatLuna names its models 'platform/model'
@@ -58,10 +59,11 @@ const MODEL_CHECKS: Record<string, FieldCheck> = {
 /** Fields only a chat model reads: an image entry is never held to them (SPEC §24). */
 const CHAT_ONLY = ['chatluna', 'contextTokens', 'reasoning', 'thinkingBudget', 'cacheTtl', 'toolChoice']
 
-/** An image entry's checks: OpenAI-compatible images endpoints, through the provider that has them. */
+/** An image entry's checks: OpenAI-compatible images endpoints, or SiliconFlow's own (image_size, images[]). */
 const IMAGE_CHECKS: Record<string, FieldCheck> = {
   ...Object.fromEntries(Object.entries(MODEL_CHECKS).filter(([k]) => !CHAT_ONLY.includes(k))),
-  provider: v => v === undefined || v === 'openai-compatible' ? undefined : 'an image model goes through openai-compatible (/v1/images/generations)',
+  provider: v => v === undefined || v === 'openai-compatible' || v === 'siliconflow' ? undefined
+    : 'an image model goes through openai-compatible (/v1/images/generations) or siliconflow (its own images API)',
 }
 
 const CODEMODE_CHECKS: Record<string, FieldCheck> = {

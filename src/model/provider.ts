@@ -45,7 +45,8 @@ export function createModel(config: ModelConfig, reasoning?: ReasoningModes, o: 
   // a ChatLuna entry's baseURL and model are the Schema's defaults: never used (it would be an Ollama entry)
   if (config.chatluna) return { config: Object.freeze(visible), model: chatLunaModel(config.chatluna, o.chatluna, { reasoning: config.reasoning }) }
   const handle = { config: Object.freeze(visible), speech: speechModels(config), ...config.kind === 'image' ? { images: imageModels(config) } : {} }
-  if (config.provider && config.provider !== 'openai-compatible') {
+  // siliconflow names an image entry's own API; the entry's (unused) chat model is its OpenAI-compatible one
+  if (config.provider && config.provider !== 'openai-compatible' && config.provider !== 'siliconflow') {
     return { ...handle, model: withDialect(nativeModel(config, o.logger), config.toolCalls) }
   }
   const provider = compatibleProvider(config, () => reasoning ? reasoning.returns(config) : config.reasoning === 'return')
