@@ -98,7 +98,7 @@ export async function startDemo(o: DemoOptions = {}): Promise<Demo> {
         ...(o.stickers ? { stickers: o.stickers } : {}),
         ...(o.initiative ? { initiative: o.initiative } : {}),
         ...(o.skills ? { skills: o.skills } : {}),
-        // the console's Upkeep view: "Run upkeep now" shows what the mind would keep (SPEC §26)
+        // the console's Upkeep view: "Run now" shows what the mind would keep (SPEC §26)
         upkeep: o.upkeep ?? { enabled: true, review: 'owner' },
       }],
       ...(o.mcpServers ? { mcp: { servers: o.mcpServers } } : {}),
