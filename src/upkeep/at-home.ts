@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { parseKeyed } from '../util/keyed-file'
 import { targetRel } from './apply'
 import { memoryRel } from './placement'
-import type { Proposal } from './proposal'
+import { byAge, type Proposal } from './proposal'
 import { PROPOSALS_FILE } from './proposal-book'
 import { proposalValue } from './proposal-value'
 import type { RunReport } from './run-report'
@@ -27,8 +27,7 @@ export async function proposalsAtHome(home: string): Promise<Proposal[]> {
   const text = await textAt(path)
   if (text === undefined) return []
   try {
-    const all = [...parseKeyed(text, 'proposals', proposalValue).values()]
-    return all.sort((a, b) => a.at - b.at || Number(a.id.slice(1)) - Number(b.id.slice(1)))
+    return [...parseKeyed(text, 'proposals', proposalValue).values()].sort(byAge)
   } catch (e: any) {
     throw new Error(`${path} is not valid (${e?.message ?? e})`)
   }

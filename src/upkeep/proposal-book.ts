@@ -6,7 +6,7 @@ import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KeyedFile } from '../util/keyed-file'
 import type { Logger } from '../util/logger'
-import { TAKEN, type Proposal } from './proposal'
+import { byAge, TAKEN, type Proposal } from './proposal'
 import { proposalValue } from './proposal-value'
 
 export const PROPOSALS_FILE = 'upkeep/proposals.json'
@@ -46,7 +46,7 @@ export class ProposalBook {
   }
 
   all(): Proposal[] {
-    return [...this.file.map.values()].sort((a, b) => a.at - b.at || Number(a.id.slice(1)) - Number(b.id.slice(1)))
+    return [...this.file.map.values()].sort(byAge)
   }
 
   get(id: string): Proposal | undefined {

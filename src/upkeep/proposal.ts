@@ -41,5 +41,8 @@ export function changeKey(url: string, change: WriteRequest): string {
   return createHash('sha256').update(JSON.stringify([url, change])).digest('hex').slice(0, 32)
 }
 
+/** Oldest first; proposals of one moment in the order they were made (u1, u2, …). */
+export const byAge = (a: Proposal, b: Proposal) => a.at - b.at || Number(a.id.slice(1)) - Number(b.id.slice(1))
+
 /** States a change may not be proposed again in (a failed one may: its note changed since). */
 export const TAKEN: ReadonlySet<ProposalState> = new Set(['pending', 'applying', 'applied', 'rejected'])

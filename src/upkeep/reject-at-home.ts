@@ -3,8 +3,8 @@
 // that cannot be read is reported and left as it was, not set aside.
 import type { Logger } from '../util/logger'
 import { proposalsAtHome } from './at-home'
-import { BookNotWritten, ProposalBook } from './proposal-book'
-import type { DecideResult } from './upkeep'
+import { ProposalBook } from './proposal-book'
+import { decideIn, type DecideResult } from './decision'
 
 export async function rejectAtHome(home: string, id: string, by: string, now: number, logger: Logger): Promise<DecideResult> {
   try {
@@ -15,13 +15,7 @@ export async function rejectAtHome(home: string, id: string, by: string, now: nu
   const book = new ProposalBook(home, logger)
   try {
     await book.load(now)
-    const p = book.get(id)
-    if (!p) return { ok: false, error: { name: 'NotFound', message: `there is no proposal ${id}` } }
-    if (p.state !== 'pending') return { ok: false, error: { name: 'Decided', message: `proposal ${id} is ${p.state} already` } }
-    return { ok: true, proposal: await book.update(id, { state: 'rejected', decided: { at: now, by } }) }
-  } catch (e: any) {
-    if (e instanceof BookNotWritten) return { ok: false, error: { name: 'NotStored', message: e.message } }
-    throw e
+    return await decideIn(book, id, 'reject', { by, now, accept: () => { throw new Error('a stopped runtime applies nothing') } })
   } finally {
     await book.stop()
   }

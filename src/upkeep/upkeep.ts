@@ -7,7 +7,8 @@ import { applyProposal, recoverProposal, type ApplyDeps } from './apply'
 import type { UpkeepConfig } from './config'
 import { lastOccurrence, nextOccurrence } from './daily'
 import type { Proposal } from './proposal'
-import { BookNotWritten, ProposalBook } from './proposal-book'
+import { ProposalBook } from './proposal-book'
+import { decideIn, type Decision, type DecideResult } from './decision'
 import type { ProposeDeps } from './propose-tool'
 import { runAll, type RunAllDeps } from './run-all'
 import type { RunReport } from './run-report'
@@ -15,8 +16,7 @@ import { StateFile, type UpkeepState } from './state'
 
 const DAY = 86_400_000
 
-export type Decision = 'accept' | 'reject'
-export type DecideResult = { ok: true; proposal: Proposal } | { ok: false; error: { name: 'NotFound' | 'Decided' | 'NotStored'; message: string } }
+export type { Decision, DecideResult } from './decision'
 
 export interface UpkeepDeps {
   config: UpkeepConfig
@@ -87,20 +87,8 @@ export class Upkeep {
   }
 
   /** Accepts (applies as write would) or rejects a pending proposal; a failed one may be accepted again. */
-  async decide(id: string, decision: Decision, by: string): Promise<DecideResult> {
-    const p = this.book.get(id)
-    if (!p) return { ok: false, error: { name: 'NotFound', message: `there is no proposal ${id}` } }
-    if (p.state !== 'pending' && !(p.state === 'failed' && decision === 'accept')) {
-      return { ok: false, error: { name: 'Decided', message: `proposal ${id} is ${p.state} already` } }
-    }
-    try {
-      if (decision === 'reject') return { ok: true, proposal: await this.book.update(id, { state: 'rejected', decided: { at: this.d.clock.now(), by } }) }
-      const { decided: _, ...undecided } = p
-      return { ok: true, proposal: await applyProposal(this.applyDeps(), undecided, by) }
-    } catch (e: any) {
-      if (e instanceof BookNotWritten) return { ok: false, error: { name: 'NotStored', message: e.message } }
-      throw e
-    }
+  decide(id: string, decision: Decision, by: string): Promise<DecideResult> {
+    return decideIn(this.book, id, decision, { by, now: this.d.clock.now(), accept: (p, who) => applyProposal(this.applyDeps(), p, who) })
   }
 
   async stop(): Promise<void> {

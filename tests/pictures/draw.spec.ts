@@ -3,15 +3,13 @@
 // fake's bytes; perUserDay counted by code per person, kept across a restart; no draw tool without
 // images.model; an edit of the persona's reference picture.
 import { expect } from 'chai'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runtimeHome } from '../../src/runtime/runtime-options'
 import { fieldsOf, pictureOf, type EditBody } from '../support/fake-images'
 import { toolNamesOf } from '../support/fake-openai'
 import { Harness, call } from '../support/harness'
-import { drawResults, pictureRig, sendDrawn, sentPicture, type PictureRig } from '../support/pictures'
-import { tinyPng } from '../support/tiny-png'
+import { drawResults, pictureRig, sendDrawn, sentPicture, writeReference, type PictureRig } from '../support/pictures'
 
 const FINISH = { toolCalls: [call('finish', {})] }
 const draw = (prompt: string, more: Record<string, unknown> = {}) => call('draw', { prompt, ...more })
@@ -135,10 +133,7 @@ describe('pictures: draw', function () {
   it('an edit of the persona\'s reference picture goes to /v1/images/edits with its bytes', async () => {
     r = await pictureRig({ images: { reference: 'local://me.png' } })
     const { h, images } = r
-    const me = tinyPng(0x3366cc, 4, 4)
-    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
-    await mkdir(local, { recursive: true })
-    await writeFile(join(local, 'me.png'), me)
+    const me = await writeReference(h)
     h.server.script({ toolCalls: [draw('me at the beach', { image: 'reference' })] }, sendDrawn).fallback(FINISH)
     await h.client('alice').receive('send a selfie')
     await h.until(() => h.sent.length === 1, 'the picture sent')

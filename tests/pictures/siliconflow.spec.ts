@@ -3,15 +3,11 @@
 // SiliconFlow's shape (image_size, batch_size, an input picture as a data: URL), the picture is fetched
 // from the answer's link and never shown to the model or the log, and a failure keeps its words.
 import { expect } from 'chai'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { runtimeHome } from '../../src/runtime/runtime-options'
 import { checkConfig } from '../../src/runtime/config-of-parts'
 import { pictureOf } from '../support/fake-images'
 import { FakeSiliconFlow, inputOf } from '../support/fake-siliconflow'
 import { Harness, call, type HarnessOptions } from '../support/harness'
-import { drawResults, sendDrawn, sentPicture } from '../support/pictures'
-import { tinyPng } from '../support/tiny-png'
+import { drawResults, sendDrawn, sentPicture, writeReference } from '../support/pictures'
 
 const FINISH = { toolCalls: [call('finish', {})] }
 const draw = (prompt: string, more: Record<string, unknown> = {}) => call('draw', { prompt, ...more })
@@ -115,10 +111,7 @@ describe('pictures: SiliconFlow', function () {
 
   it('an edit of the reference picture sends it as a data: URL in `image`', async () => {
     const { h, sf } = await rig({ images: { reference: 'local://me.png' } })
-    const me = tinyPng(0x3366cc, 4, 4)
-    const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
-    await mkdir(local, { recursive: true })
-    await writeFile(join(local, 'me.png'), me)
+    const me = await writeReference(h)
     h.server.script({ toolCalls: [draw('me at the beach', { image: 'reference' })] }, sendDrawn).fallback(FINISH)
     await h.client('alice').receive('send a selfie')
     await h.until(() => h.sent.length === 1, 'the picture sent')

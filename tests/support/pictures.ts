@@ -1,6 +1,10 @@
 // What the pictures specs share: a Harness with an image model on a FakeImages server, and a turn
 // whose steps are scripted from the tool results the model read.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { runtimeHome } from '../../src/runtime/runtime'
 import type { RecordedRequest } from './fakes/scripted-server'
+import { tinyPng } from './tiny-png'
 import { lastToolValues } from './fake-openai'
 import { FakeImages } from './fake-images'
 import { Harness, call, type HarnessOptions } from './harness'
@@ -32,4 +36,13 @@ export const drawResults = (h: Harness, i: number, n: number) => lastToolValues(
 export function sentPicture(content: string): Buffer | undefined {
   const m = /<img src="data:image\/\w+;base64,([^"]+)"/.exec(content)
   return m ? Buffer.from(m[1], 'base64') : undefined
+}
+
+/** The persona's reference picture, `images.reference: 'local://me.png'`, written to the runtime's local/; its bytes. */
+export async function writeReference(h: Harness): Promise<Buffer> {
+  const me = tinyPng(0x3366cc, 4, 4)
+  const local = join(runtimeHome(h.dataDir, 'neko', 'mock:514'), 'local')
+  await mkdir(local, { recursive: true })
+  await writeFile(join(local, 'me.png'), me)
+  return me
 }
