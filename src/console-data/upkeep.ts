@@ -65,6 +65,14 @@ export interface UpkeepView {
   proposals: UpkeepProposalView[]
   /** newest first */
   runs: UpkeepRunView[]
+  /** the run under way, if one is */
+  underway?: { reason: string; startedAt: number; time: string }
+}
+
+/** What Run now answers: the run it started or joined; its figures come with the view once it ends. */
+export interface UpkeepRunStarted {
+  reason: string
+  startedAt: number
 }
 
 export type UpkeepDecideResult =
@@ -78,6 +86,7 @@ export interface UpkeepViewInput {
   zone: string
   proposals: readonly Proposal[]
   runs: readonly RunReport[]
+  underway?: { reason: string; startedAt: number }
   /** the file a proposal changes as it is now */
   present(p: Proposal): Promise<string | undefined>
   /** the messages of `conversation` with these ids (a missing one left out) */
@@ -114,6 +123,7 @@ export async function upkeepView(o: UpkeepViewInput): Promise<UpkeepView> {
     enabled: o.enabled, running: o.running, review: o.review, zone: zoneName(o.zone),
     pending: o.proposals.filter(p => p.state === 'pending').length, proposals,
     runs: [...o.runs].reverse().map(r => ({ ...r, time: time(r.startedAt) })),
+    ...o.underway ? { underway: { ...o.underway, time: time(o.underway.startedAt) } } : {},
   }
 }
 

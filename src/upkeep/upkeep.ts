@@ -38,6 +38,7 @@ export class Upkeep {
   private stateFile: StateFile
   private timer?: Timer
   private running?: Promise<RunReport>
+  private current?: RunReport
   private abort = new AbortController()
   private stopped = false
   /** a test's seam: runs after a change's write, before the book records it (a crash there) */
@@ -70,6 +71,11 @@ export class Upkeep {
     if (this.stopped) return Promise.reject(new Error('upkeep stopped'))
     this.running ??= this.runNow(reason).finally(() => { this.running = undefined })
     return this.running
+  }
+
+  /** The run under way (why, since when), if one is. */
+  underway(): { reason: string; startedAt: number } | undefined {
+    return this.current && { reason: this.current.reason, startedAt: this.current.startedAt }
   }
 
   /** The proposals, oldest first. */
@@ -120,6 +126,17 @@ export class Upkeep {
       reason, startedAt: clock.now(), endedAt: 0, conversations: 0, messages: 0, requests: 0, promptTokens: 0, cachedTokens: 0, proposed: 0, applied: 0,
     }
     state.lastRun = report.startedAt
+    this.current = report
+    try {
+      await this.runIn(state, report)
+    } finally {
+      this.current = undefined
+    }
+    return report
+  }
+
+  private async runIn(state: UpkeepState, report: RunReport): Promise<void> {
+    const clock = this.d.clock
     const deps = await this.d.runDeps(this.abort.signal)
     if (typeof deps === 'string') {
       report.stopped = 'failed'
@@ -131,9 +148,8 @@ export class Upkeep {
     state.runs.push(report)
     await this.stateFile.save(state).catch(e => this.d.logger.warn('upkeep: %s could not be written: %s', this.stateFile.path, e?.message ?? e))
     this.d.logger.info('upkeep (%s): %d conversations, %d new messages, %d requests, %d prompt tokens; %d changes proposed, %d applied%s',
-      reason, report.conversations, report.messages, report.requests, report.promptTokens, report.proposed, report.applied,
+      report.reason, report.conversations, report.messages, report.requests, report.promptTokens, report.proposed, report.applied,
       report.stopped ? `; stopped (${report.stopped}${report.why ? `: ${report.why}` : ''})` : '')
-    return report
   }
 
   private proposeDeps(report: RunReport): ProposeDeps {

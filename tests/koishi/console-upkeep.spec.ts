@@ -86,10 +86,18 @@ describe('console: the upkeep view', function () {
     expect(after.proposals[2].change.lines.map((x: any) => x.op)).to.deep.equal(['+', '+', '+'])
 
     await chat(h!, [['bob', 'g1', 'we play on Friday']])
-    h!.server.script({ content: 'nothing to change' })
+    // Run now answers before the model does (a busy day outlasts the page's 60-second wait for an
+    // answer); the view shows the run under way until it ends, then its figures
+    h!.server.script({ content: 'nothing to change', delayMs: 1500 })
     const run = await l.send('kotodama/upkeep-run', 'neko', BOT)
-    expect(run).to.include({ reason: 'console', conversations: 1, messages: 1, proposed: 0 })
+    expect(run.reason).to.equal('console')
+    const during = await l.send('kotodama/upkeep', 'neko', BOT)
+    expect(during.underway).to.include({ reason: 'console', startedAt: run.startedAt })
+    expect(during.runs, 'not among the runs yet').to.have.length(1)
+    expect(await l.send('kotodama/upkeep-run', 'neko', BOT), 'a second press joins it').to.deep.equal(run)
+    await h!.until(async () => !(await l.send('kotodama/upkeep', 'neko', BOT)).underway, 'the run ended')
     const runs = (await l.send('kotodama/upkeep', 'neko', BOT)).runs
+    expect(runs[0]).to.include({ startedAt: run.startedAt, reason: 'console', conversations: 1, messages: 1, proposed: 0 })
     expect(runs.map((r: any) => [r.reason, r.conversations, r.proposed])).to.deep.equal([['console', 1, 0], ['schedule', 2, 3]])
     expect(runs[0].time).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d$/)
   })

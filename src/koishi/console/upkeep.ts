@@ -13,17 +13,16 @@ import type { Runtime } from '../../runtime/runtime'
 import { presentText, proposalsAtHome, runsAtHome } from '../../upkeep/at-home'
 import { upkeepPart } from '../../upkeep/part'
 import { rejectAtHome } from '../../upkeep/reject-at-home'
-import type { RunReport } from '../../upkeep/run-report'
 import type { Decision } from '../../upkeep/upkeep'
 import { storedMessages } from '../../console-data/upkeep-sources'
-import { upkeepView, type SourceMessage, type UpkeepDecideResult, type UpkeepView } from '../../console-data/upkeep'
+import { upkeepView, type SourceMessage, type UpkeepDecideResult, type UpkeepRunStarted, type UpkeepView } from '../../console-data/upkeep'
 import { placeOf, type Place } from './places'
 
 declare module '@koishijs/console' {
   interface Events {
     'kotodama/upkeep'(profile: string, bot: string): Promise<UpkeepView>
     'kotodama/upkeep-decide'(profile: string, bot: string, id: string, decision: Decision): Promise<UpkeepDecideResult>
-    'kotodama/upkeep-run'(profile: string, bot: string): Promise<RunReport>
+    'kotodama/upkeep-run'(profile: string, bot: string): Promise<UpkeepRunStarted>
   }
 }
 
@@ -65,6 +64,7 @@ export function registerUpkeep(ctx: Context) {
       enabled: config.enabled, running: !!p.runtime, review: config.review, zone: p.runtime?.view.timezone ?? ctx.kotodama.checked.budgets.timezone,
       proposals: running ? running.proposals() : await proposalsAtHome(p.home),
       runs: running ? running.runs() : await runsAtHome(p.home),
+      underway: running?.underway(),
       present: pr => presentText(p.home, pr, platformOf(bot)),
       messages: (key, ids) => p.runtime ? runningMessages(p.runtime, key, ids)
         : side ? storedMessages(side, key, ids, { bot, name: ctx.bots[bot]?.user?.name }) : Promise.resolve(new Map()),
@@ -87,5 +87,11 @@ export function registerUpkeep(ctx: Context) {
     return { ok: true, state: done.proposal.state, ...done.proposal.error ? { error: done.proposal.error } : {} }
   }, options)
 
-  ctx.console.addListener('kotodama/upkeep-run', async (profile, bot) => (await upkeepOf(await placeOf(ctx, profile, bot))).run('console'), options)
+  // answers at once: a run over a busy day outlasts the console's 60-second wait for an answer; the
+  // view shows it under way, and its figures when it ends
+  ctx.console.addListener('kotodama/upkeep-run', async (profile, bot) => {
+    const upkeep = await upkeepOf(await placeOf(ctx, profile, bot))
+    upkeep.run('console').catch(e => ctx.kotodama.log.warn('upkeep: %s', e?.message ?? e))
+    return upkeep.underway() ?? { reason: 'console', startedAt: ctx.kotodama.clock.now() }
+  }, options)
 }
