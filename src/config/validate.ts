@@ -7,7 +7,7 @@ import { checkedBudgets } from './budgets-checks'
 import { DEFAULT_CODEMODE } from './defaults'
 import { fallenBack, stoppingProblems } from './profile-checks'
 import { at, fallBack, nonEmptyString, nonNegative, optional, positive, positiveInt, wholeNonNegative } from './checks'
-import type { ConfigSection, FieldCheck } from './section'
+import type { ConfigSection, FieldCheck, SectionContext } from './section'
 
 export interface ConfigProblem {
   profile?: string
@@ -130,8 +130,9 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
     })
     models.set(m.id, { ...m, fallback })
   })
+  const modelsSeen: SectionContext = { hasModel: id => models.has(id), kindOf: id => models.has(id) ? models.get(id)!.kind ?? 'chat' : undefined }
   const codemode = fallBack<CodemodeLimits>(config.codemode, DEFAULT_CODEMODE, CODEMODE_CHECKS, 'codemode',
-    (path, message) => problems.push({ path, message }), { hasModel: id => models.has(id), kindOf: id => kindOf(models, id) })
+    (path, message) => problems.push({ path, message }), modelsSeen)
   const mcpServers = new Map<string, McpServerConfig>()
   config.mcp?.servers?.forEach((srv, i) => {
     const found = mcpServerProblems(srv, `mcp.servers[${i}]`, new Set(mcpServers.keys()))
@@ -140,7 +141,7 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
   })
   const profiles: ProfileConfig[] = []
   const seen = new Set<string>()
-  const context = { hasModel: (id: string) => models.has(id), kindOf: (id: string) => kindOf(models, id), seen, models: [...models.keys()] }
+  const context = { ...modelsSeen, seen, models: [...models.keys()] }
   config.profiles.forEach((p, i) => {
     const base = `profiles[${i}]`
     const stops: { path: string; message: string }[] = []
@@ -164,8 +165,6 @@ export function checkConfigOf(config: Config, sections: readonly ConfigSection<u
   return { models, codemode, profiles, mcpServers, trust: checkedTrust(config.trust, problems),
     budgets: checkedBudgets(config.budgets, problems, new Set(models.keys())), problems }
 }
-
-const kindOf = (models: Map<string, ModelConfig>, id: string) => models.has(id) ? models.get(id)!.kind ?? 'chat' : undefined
 
 /** `trust.owners` entries are 'platform:userId' (e.g. onebot:10001); another is reported and left out: it would name nobody. */
 function checkedTrust(given: Partial<TrustConfig> | undefined, problems: ConfigProblem[]): TrustConfig {
